@@ -1,0 +1,207 @@
+import { Agent, type Dispatcher } from 'undici'
+import type { z } from 'zod'
+import { NotifyKitError } from './core/errors.js'
+import { LevelLogger, LOG_LEVELS, type LogLevel } from './core/logger.js'
+import {
+  type ClientOptions,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from './core/options.js'
+import { RequestCore } from './core/request.js'
+import { Transport } from './core/transport.js'
+import { parseBaseUrl } from './internal/base-url.js'
+import { checkApiKey, normalizeHeaders } from './internal/headers.js'
+import { Events } from './resources/events.js'
+import { Notifications } from './resources/notifications.js'
+import { Subscribers } from './resources/subscribers.js'
+import type { WorkflowPayloads, WorkflowSchemas } from './resources/workflows.js'
+import { VERSION } from './version.js'
+
+/** Client options, plus the workflows' payload schemas when you want them checked at runtime. */
+export interface NotificationClientOptions<W extends object = WorkflowPayloads> extends ClientOptions {
+  /**
+   * Payload schemas by workflow name: payloads are checked before sending, and the client's types
+   * are inferred from them.
+   * @example
+   * ```ts
+   * new NotificationClient({ workflows: { welcome: z.object({ firstName: z.string() }) } })
+   * ```
+   */
+  workflows?: WorkflowSchemas<W>
+}
+
+/** The connection pool, shared by a client and every client derived from it by `withOptions`. */
+interface Pool {
+  dispatcher: Dispatcher
+  owned: boolean
+}
+
+/**
+ * The notification service client.
+ *
+ * @example
+ * ```ts
+ * import { NotificationClient } from 'notifykit'
+ *
+ * const client = new NotificationClient({ apiKey: process.env.NOTIFY_KEY, baseUrl: 'https://api.example.com' })
+ * await client.events.trigger({ name: 'welcome', to: 'user-1', payload: { firstName: 'Ada' } })
+ * await client.close()
+ * ```
+ */
+export class NotificationClient<W extends object = WorkflowPayloads> {
+  /** Preferences and in-app messages of a subscriber. */
+  readonly subscribers: Subscribers
+  /** Triggering, bulk triggering, broadcasting and cancelling events. */
+  readonly events: Events<W>
+  /** Reading notifications. */
+  readonly notifications: Notifications
+
+  readonly #options: NotificationClientOptions<W>
+  readonly #pool: Pool
+  readonly #ownsPool: boolean
+
+  /**
+   * @param options Everything optional: `apiKey` and `baseUrl` fall back to `NOTIFYKIT_API_KEY` and
+   * `NOTIFYKIT_BASE_URL`; a missing one is a `NotifyKitError` here, not at the first call.
+   */
+  constructor(options: NotificationClientOptions<W> = {}) {
+    this.#options = { ...options }
+    const settings = resolveSettings(options, process.env)
+    const derivedFrom = derivedPools.get(options)
+    this.#ownsPool = !options.dispatcher && !derivedFrom
+    this.#pool = options.dispatcher
+      ? { dispatcher: options.dispatcher, owned: false }
+      : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true })
+    const core = new RequestCore({
+      transport: new Transport(this.#pool.dispatcher, settings.origin, settings.maxResponseBytes),
+      basePath: settings.basePath,
+      authorization: `ApiKey ${settings.apiKey}`,
+      userAgent: `notifykit/${VERSION} node/${process.version}`,
+      defaultHeaders: settings.defaultHeaders,
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      responseValidation: settings.responseValidation,
+      logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
+      logBodies: options.logBodies ?? false,
+    })
+    this.subscribers = new Subscribers(core)
+    this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
+    this.notifications = new Notifications(core)
+  }
+
+  /**
+   * A client with some options changed that shares this client's connection pool: another API key
+   * per tenant, another timeout. Closing this client closes the pool; closing the derived one does not.
+   *
+   * @example
+   * ```ts
+   * const tenantClient = client.withOptions({ apiKey: tenant.apiKey, timeoutMs: 5_000 })
+   * ```
+   */
+  withOptions(overrides: Partial<NotificationClientOptions<W>>): NotificationClient<W> {
+    const options: NotificationClientOptions<W> = { ...this.#options, ...overrides }
+    if (!overrides.dispatcher) derivedPools.set(options, this.#pool)
+    return new NotificationClient<W>(options)
+  }
+
+  /**
+   * Closes the connection pool the client created (never a `dispatcher` you passed in). Calls in
+   * flight finish first.
+   *
+   * @example
+   * ```ts
+   * try { await client.events.trigger(event) } finally { await client.close() }
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.#ownsPool && this.#pool.owned) await this.#pool.dispatcher.close()
+  }
+
+  /** Never shows the key or the settings: clients end up in logs through `console.log(obj)`. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'NotificationClient {}'
+  }
+
+  toJSON(): Record<string, never> {
+    return {}
+  }
+}
+
+// Passes the pool from `withOptions` to the new client's constructor without making it an option.
+const derivedPools = new WeakMap<object, Pool>()
+
+interface Settings {
+  apiKey: string
+  origin: string
+  basePath: string
+  timeoutMs: number
+  maxRetries: number
+  maxResponseBytes: number
+  logLevel: LogLevel
+  responseValidation: 'lenient' | 'strict' | 'off'
+  defaultHeaders: Record<string, string>
+}
+
+function resolveSettings(options: ClientOptions, env: NodeJS.ProcessEnv): Settings {
+  const apiKey = options.apiKey ?? env.NOTIFYKIT_API_KEY
+  const baseUrl = options.baseUrl ?? env.NOTIFYKIT_BASE_URL
+  const missing = [
+    apiKey ? undefined : 'an API key (apiKey option or NOTIFYKIT_API_KEY)',
+    baseUrl ? undefined : 'a base URL (baseUrl option or NOTIFYKIT_BASE_URL)',
+  ].filter(Boolean)
+  if (!apiKey || !baseUrl) throw new NotifyKitError(`NotificationClient needs ${missing.join(' and ')}`)
+  checkApiKey(apiKey)
+  const { origin, basePath } = parseBaseUrl(baseUrl, options.allowInsecureHttp ?? false)
+  return {
+    apiKey,
+    origin,
+    basePath,
+    timeoutMs: positiveNumber('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    maxRetries: wholeNumber('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),
+    maxResponseBytes: positiveNumber(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+    ),
+    logLevel: logLevel(options.logLevel ?? env.NOTIFYKIT_LOG),
+    responseValidation: responseValidation(options.responseValidation),
+    defaultHeaders: normalizeHeaders(options.defaultHeaders, 'defaultHeaders'),
+  }
+}
+
+function createAgent(timeoutMs: number): Agent {
+  return new Agent({
+    connect: { timeout: timeoutMs },
+    // The request core bounds each attempt itself; undici's own timers sit just past it.
+    headersTimeout: timeoutMs + 1_000,
+    bodyTimeout: timeoutMs + 1_000,
+  })
+}
+
+function positiveNumber(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new NotifyKitError(`${name} must be a positive number`)
+  }
+  return value
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 0) throw new NotifyKitError(`${name} must be a whole number ≥ 0`)
+  return value
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  if (value === undefined || value === '') return 'warn'
+  const level = LOG_LEVELS.find((known) => known === value.toLowerCase())
+  if (!level) throw new NotifyKitError(`logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS.join(', ')}`)
+  return level
+}
+
+function responseValidation(value: string | undefined): Settings['responseValidation'] {
+  if (value === undefined) return 'lenient'
+  if (value === 'lenient' || value === 'strict' || value === 'off') return value
+  throw new NotifyKitError('responseValidation must be lenient, strict or off')
+}

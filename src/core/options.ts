@@ -1,0 +1,113 @@
+import type { Dispatcher } from 'undici'
+import type { Logger, LogLevel } from './logger.js'
+
+/** How responses are checked against their schemas. */
+export type ResponseValidation = 'lenient' | 'strict' | 'off'
+
+/** Options for every call of one client. Each can also come from the environment where noted. */
+export interface ClientOptions {
+  /**
+   * The API key, sent as `Authorization: ApiKey <key>`. Falls back to `NOTIFYKIT_API_KEY`.
+   * @example `new NotificationClient({ apiKey: process.env.MY_KEY })`
+   */
+  apiKey?: string
+  /**
+   * The service's base URL, e.g. `https://api.example.com`. Falls back to `NOTIFYKIT_BASE_URL`.
+   * Must be `https:`, or `http:` to a loopback address, unless `allowInsecureHttp` is set.
+   * @example `new NotificationClient({ baseUrl: 'https://eu.api.example.com' })`
+   */
+  baseUrl?: string
+  /**
+   * Bound on each attempt, connect and body included, in milliseconds. Default 60 000.
+   * @example `new NotificationClient({ timeoutMs: 5_000 })`
+   */
+  timeoutMs?: number
+  /**
+   * Retries after the first attempt for transient failures. Default 2 (at most 3 attempts).
+   * @example `new NotificationClient({ maxRetries: 5 })`
+   */
+  maxRetries?: number
+  /**
+   * An undici `Dispatcher` to send through (ProxyAgent, MockAgent, the test kit's dispatchers).
+   * The client never closes a dispatcher it did not create.
+   * @example `new NotificationClient({ dispatcher: new ProxyAgent('http://proxy:3128') })`
+   */
+  dispatcher?: Dispatcher
+  /**
+   * Headers added to every request. `Authorization` cannot be set here; use `apiKey`.
+   * @example `new NotificationClient({ defaultHeaders: { 'x-team': 'growth' } })`
+   */
+  defaultHeaders?: Record<string, string>
+  /**
+   * `'lenient'` (default) warns on a response that drifted from its schema and returns it as
+   * received; `'strict'` throws `ResponseValidationError`; `'off'` skips the check.
+   * @example `new NotificationClient({ responseValidation: 'strict' })`
+   */
+  responseValidation?: ResponseValidation
+  /**
+   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`.
+   * @example `new NotificationClient({ logger: pino() })`
+   */
+  logger?: Logger
+  /**
+   * `'off'`, `'error'`, `'warn'` (default), `'info'` (retries) or `'debug'` (every attempt).
+   * Falls back to `NOTIFYKIT_LOG`.
+   * @example `new NotificationClient({ logLevel: 'debug' })`
+   */
+  logLevel?: LogLevel
+  /**
+   * Log request and response bodies at `debug`. Off by default: bodies hold personal data.
+   * @example `new NotificationClient({ logLevel: 'debug', logBodies: true })`
+   */
+  logBodies?: boolean
+  /**
+   * Allow `http:` to a non-loopback host. The key then travels in clear: only for private networks.
+   * @example `new NotificationClient({ baseUrl: 'http://notify.internal', allowInsecureHttp: true })`
+   */
+  allowInsecureHttp?: boolean
+  /**
+   * Largest response body read, in bytes; a larger one fails the call. Default 10 MiB.
+   * @example `new NotificationClient({ maxResponseBytes: 1024 * 1024 })`
+   */
+  maxResponseBytes?: number
+}
+
+/** Options for one call. They override the client's for that call only. */
+export interface RequestOptions {
+  /**
+   * Sent as `idempotency-key` on POST and PATCH, unchanged on every retry. Derive it from the
+   * business event (`order-${id}-shipped`) so that re-running a job cannot send twice. Default: a
+   * random UUID made once per call. At most 255 printable ASCII characters.
+   * @example `client.events.trigger(event, { idempotencyKey: \`order-${order.id}-shipped\` })`
+   */
+  idempotencyKey?: string
+  /**
+   * Cancels the call, also between attempts; it then fails with `AbortError`.
+   * @example `client.notifications.get(id, { signal: AbortSignal.timeout(2_000) })`
+   */
+  signal?: AbortSignal
+  /**
+   * Bound on each attempt for this call, in milliseconds.
+   * @example `client.events.cancel(txId, { timeoutMs: 3_000 })`
+   */
+  timeoutMs?: number
+  /**
+   * Bound on the whole call, every attempt and wait included, in milliseconds.
+   * @example `client.events.trigger(event, { deadlineMs: 10_000 })`
+   */
+  deadlineMs?: number
+  /**
+   * Retries for this call.
+   * @example `client.events.trigger(event, { maxRetries: 0 })`
+   */
+  maxRetries?: number
+  /**
+   * Extra headers for this call.
+   * @example `client.events.trigger(event, { headers: { 'x-trace-id': traceId } })`
+   */
+  headers?: Record<string, string>
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000
+export const DEFAULT_MAX_RETRIES = 2
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024

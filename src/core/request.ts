@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto'
+import type { z } from 'zod'
+import { checkIdempotencyKey, normalizeHeaders } from '../internal/headers.js'
+import { buildPath } from '../internal/path.js'
+import { sleep } from '../internal/sleep.js'
+import { ApiPromise, type WithResponse } from './api-promise.js'
+import {
+  AbortError,
+  ApiError,
+  headerValue,
+  NotFoundError,
+  NotifyKitError,
+  RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
+  truncate,
+  type ValidationIssue,
+} from './errors.js'
+import type { LevelLogger } from './logger.js'
+import { type Operation, sendsIdempotencyKey } from './operation.js'
+import type { RequestOptions, ResponseValidation } from './options.js'
+import { decideRetry } from './retry.js'
+import type { Transport, WireRequest, WireResponse } from './transport.js'
+
+/** Everything the core needs from the client, resolved once at construction. @internal */
+export interface RequestCoreConfig {
+  transport: Transport
+  basePath: string
+  /** `ApiKey <key>`: held here only, never logged, never copied into an error. */
+  authorization: string
+  userAgent: string
+  defaultHeaders: Record<string, string>
+  timeoutMs: number
+  maxRetries: number
+  responseValidation: ResponseValidation
+  logger: LevelLogger
+  logBodies: boolean
+}
+
+/**
+ * The call-specific inputs of an operation. The body is `unknown` on purpose: whatever the static
+ * types said, it is parsed with the operation's strict schema before anything is sent.
+ */
+export interface CallInput {
+  pathParams?: Readonly<Record<string, unknown>>
+  body?: unknown
+}
+
+const NO_OPTIONS: RequestOptions = {}
+const ERROR_TEXT_IN_MESSAGE = 200
+
+/**
+ * The one pipeline every operation runs through: validate, build, attempt with retries, classify,
+ * unwrap, check the result. Resources describe operations; they never touch HTTP.
+ * @internal
+ */
+export class RequestCore {
+  readonly #config: RequestCoreConfig
+  readonly #baseHeaders: Record<string, string>
+  readonly #warnedDrift = new Set<string>()
+
+  constructor(config: RequestCoreConfig) {
+    this.#config = config
+    this.#baseHeaders = {
+      ...config.defaultHeaders,
+      accept: 'application/json',
+      'user-agent': config.userAgent,
+      authorization: config.authorization,
+    }
+  }
+
+  request<Body, Result>(
+    operation: Operation<Body, Result>,
+    input: CallInput,
+    options: RequestOptions = NO_OPTIONS,
+  ): ApiPromise<Result> {
+    return new ApiPromise(this.execute(operation, input, options))
+  }
+
+  /** The pipeline itself, for callers that combine several requests into one result (bulk). */
+  async execute<Body, Result>(
+    operation: Operation<Body, Result>,
+    input: CallInput,
+    options: RequestOptions = NO_OPTIONS,
+  ): Promise<WithResponse<Result>> {
+    const wire = this.#buildRequest(operation, input, options)
+    const idempotencyKey = wire.headers['idempotency-key']
+    const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
+    try {
+      const { response, attempts } = await this.#attempt(wire, options, call)
+      call.attempts = attempts
+      const data = this.#readResult(operation, response)
+      const requestId =
+        headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id')
+      return {
+        data,
+        response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
+      }
+    } catch (error) {
+      throw error instanceof NotifyKitError
+        ? error.withContext(call)
+        : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(call)
+    }
+  }
+
+  // Step 1 and 2: everything that can be wrong with the request fails here, before the network.
+  #buildRequest<Body>(operation: Operation<Body, unknown>, input: CallInput, options: RequestOptions) {
+    const path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
+    let body: string | undefined
+    if (operation.body) {
+      const parsed = operation.body.safeParse(input.body)
+      if (!parsed.success) throw RequestValidationError.fromZod(parsed.error, `${operation.name} request`)
+      body = JSON.stringify(parsed.data)
+    }
+    const headers: Record<string, string> = options.headers
+      ? { ...normalizeHeaders(options.headers, 'headers'), ...this.#baseHeaders }
+      : { ...this.#baseHeaders }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (sendsIdempotencyKey(operation.method)) {
+      headers['idempotency-key'] =
+        options.idempotencyKey === undefined ? randomUUID() : checkIdempotencyKey(options.idempotencyKey)
+    }
+    const wire: WireRequest = { method: operation.method, path, headers, body }
+    return wire
+  }
+
+  // Step 3: the attempt loop. The retry policy decides; this loop owns the clock and the logs.
+  async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }) {
+    const config = this.#config
+    const maxRetries = options.maxRetries ?? config.maxRetries
+    const timeoutMs = options.timeoutMs ?? config.timeoutMs
+    const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
+    const { signal } = options
+    let staleSocketRetryUsed = false
+    for (let attempts = 1; ; attempts++) {
+      call.attempts = attempts
+      const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
+      if (remaining <= 0) throw deadlineError(options.deadlineMs)
+      const attemptTimeout = Math.min(timeoutMs, remaining)
+      const started = performance.now()
+      let failure: NotifyKitError
+      try {
+        const response = await config.transport.send(wire, attemptTimeout, signal)
+        this.#logAttempt(wire, response, attempts, started)
+        if (response.status >= 200 && response.status < 300) return { response, attempts }
+        failure = ApiError.fromResponse(response.status, parseErrorBody(response.body), response.headers)
+      } catch (error) {
+        if (!(error instanceof NotifyKitError)) throw error
+        if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
+          throw deadlineError(options.deadlineMs, error)
+        this.#logFailedAttempt(wire, error, attempts, started)
+        failure = error
+      }
+      const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
+      if (!decision.retry) throw failure
+      if (decision.staleSocket) staleSocketRetryUsed = true
+      if (deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
+        throw deadlineError(options.deadlineMs, failure)
+      }
+      config.logger.info(
+        `retrying ${wire.method} ${wire.path} in ${decision.delayMs} ms: ${decision.reason}`,
+        {
+          attempt: attempts + 1,
+          maxAttempts: maxRetries + 1,
+          delayMs: decision.delayMs,
+          reason: decision.reason,
+        },
+      )
+      if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbort(signal))
+    }
+  }
+
+  // Steps 4 and 5: unwrap the envelope and check the result as `responseValidation` says.
+  #readResult<Result>(operation: Operation<unknown, Result>, response: WireResponse): Result {
+    const mode = this.#config.responseValidation
+    let json: unknown
+    try {
+      json = response.body === '' ? undefined : JSON.parse(response.body)
+    } catch (error) {
+      throw new ResponseValidationError(
+        `${operation.name}: the ${response.status} response is not JSON (${truncate(response.body, ERROR_TEXT_IN_MESSAGE)})`,
+        response.status,
+        response.body,
+        [],
+        { cause: error },
+      )
+    }
+    const data = unwrapEnvelope(json)
+    if (data === null && operation.nullIsNotFound) {
+      throw new NotFoundError(
+        response.status,
+        json,
+        response.headers,
+        `${operation.name}: not found (data: null)`,
+      )
+    }
+    if (mode === 'off') return data as Result
+    return this.#checkResult(operation, response, data, mode)
+  }
+
+  #checkResult<Result>(
+    operation: Operation<unknown, Result>,
+    response: WireResponse,
+    data: unknown,
+    mode: 'lenient' | 'strict',
+  ): Result {
+    let parsed: ReturnType<z.ZodType<Result>['safeParse']>
+    try {
+      parsed = operation.result.safeParse(data)
+    } catch (error) {
+      // A response deep enough to exhaust the stack is not data anyone can use.
+      throw new ResponseValidationError(
+        `${operation.name}: the response could not be checked`,
+        response.status,
+        response.body,
+        [],
+        { cause: error },
+      )
+    }
+    // The data is returned exactly as received, never the parsed copy: every field the server sent
+    // stays, under its own name.
+    if (parsed.success) return data as Result
+    const issues = toIssues(parsed.error)
+    if (mode === 'strict' || !sameKind(operation.result, data)) {
+      throw new ResponseValidationError(
+        `${operation.name}: the ${response.status} response does not match its schema`,
+        response.status,
+        response.body,
+        issues,
+      )
+    }
+    if (!this.#warnedDrift.has(operation.name)) {
+      this.#warnedDrift.add(operation.name)
+      this.#config.logger.warn(
+        `${operation.name}: the response differs from the documented shape; returning it as received`,
+        {
+          issues: issues.slice(0, 10),
+        },
+      )
+    }
+    return data as Result
+  }
+
+  #logAttempt(wire: WireRequest, response: WireResponse, attempt: number, started: number) {
+    const logger = this.#config.logger
+    if (!logger.enabled('debug')) return
+    logger.debug(`${wire.method} ${wire.path} ${response.status}`, {
+      method: wire.method,
+      path: wire.path,
+      status: response.status,
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+      requestId: headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id'),
+      ...(this.#config.logBodies ? { requestBody: wire.body, responseBody: response.body } : {}),
+    })
+  }
+
+  #logFailedAttempt(wire: WireRequest, error: NotifyKitError, attempt: number, started: number) {
+    const logger = this.#config.logger
+    if (!logger.enabled('debug')) return
+    logger.debug(`${wire.method} ${wire.path} failed: ${error.message}`, {
+      method: wire.method,
+      path: wire.path,
+      error: error.name,
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+    })
+  }
+}
+
+/** server-notes.md: a JSON object whose only key is `data` is an envelope; anything else is the payload. */
+function unwrapEnvelope(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || !Object.hasOwn(json, 'data'))
+    return json
+  for (const key in json) if (key !== 'data') return json
+  return (json as { data: unknown }).data
+}
+
+/** Error bodies: JSON when they parse, whatever the content-type claims; the text otherwise. */
+function parseErrorBody(text: string): unknown {
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** Lenient mode tolerates drift inside the expected kind of value, not an array for an object. */
+function sameKind(schema: z.ZodType, data: unknown): boolean {
+  const expected = schema.def.type
+  if (expected === 'object') return data !== null && typeof data === 'object' && !Array.isArray(data)
+  if (expected === 'array') return Array.isArray(data)
+  if (expected === 'number' || expected === 'boolean' || expected === 'string')
+    return typeof data === expected
+  return true
+}
+
+function toIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
+    message: issue.message,
+  }))
+}
+
+function deadlineError(deadlineMs: number | undefined, cause?: unknown): TimeoutError {
+  return new TimeoutError(`The call ran past its deadline of ${deadlineMs} ms`, { cause })
+}
+
+function callerAbort(signal: AbortSignal | undefined): AbortError {
+  return new AbortError('The request was aborted by the caller', { cause: signal?.reason })
+}

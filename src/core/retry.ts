@@ -1,0 +1,91 @@
+import { ApiError, ConnectionError, headerValue, type NotifyKitError, TimeoutError } from './errors.js'
+
+const INITIAL_DELAY_MS = 500
+const MAX_DELAY_MS = 8_000
+/** A server asking for a longer wait than this is not waited for: the application decides. */
+export const MAX_RETRY_AFTER_MS = 60_000
+
+const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504])
+
+/** What to do after a failed attempt. */
+export type RetryDecision =
+  | { retry: false }
+  | { retry: true; delayMs: number; reason: string; staleSocket: boolean }
+
+export interface RetryState {
+  /** Attempts made so far, the failed one included. */
+  attempts: number
+  /** Retries allowed by `maxRetries`. */
+  maxRetries: number
+  /** Whether the one free retry for a stale keep-alive socket was already spent. */
+  staleSocketRetryUsed: boolean
+}
+
+/**
+ * Decides whether a failed attempt is tried again and after how long. Pure: the request core owns
+ * the loop, the clock and the logging.
+ * @internal
+ */
+export function decideRetry(
+  error: NotifyKitError,
+  state: RetryState,
+  random: () => number = Math.random,
+): RetryDecision {
+  const retriesDone = state.attempts - 1
+  if (error instanceof ApiError) {
+    if (!shouldRetryStatus(error)) return NO_RETRY
+    if (retriesDone >= state.maxRetries) return NO_RETRY
+    const requested = error.retryAfterMs
+    if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) return NO_RETRY
+    return {
+      retry: true,
+      delayMs: requested ?? backoffMs(retriesDone, random),
+      reason: `status ${error.status}`,
+      staleSocket: false,
+    } satisfies RetryDecision
+  }
+  if (!(error instanceof ConnectionError)) return NO_RETRY
+  // A socket the server closed while it sat idle in the pool fails before a single response byte.
+  // Serverless functions thawing after a freeze hit this on their first call: one free retry.
+  if (!state.staleSocketRetryUsed && isStaleSocket(error)) {
+    return {
+      retry: true,
+      delayMs: 0,
+      reason: 'stale keep-alive socket',
+      staleSocket: true,
+    } satisfies RetryDecision
+  }
+  if (retriesDone >= state.maxRetries) return NO_RETRY
+  return {
+    retry: true,
+    delayMs: backoffMs(retriesDone, random),
+    reason: error instanceof TimeoutError ? 'attempt timed out' : 'connection error',
+    staleSocket: false,
+  } satisfies RetryDecision
+}
+
+const NO_RETRY: RetryDecision = { retry: false }
+
+function shouldRetryStatus(error: ApiError): boolean {
+  const override = headerValue(error.headers, 'x-should-retry')
+  if (override === 'true') return true
+  if (override === 'false') return false
+  return RETRYABLE_STATUSES.has(error.status)
+}
+
+/** About 0.5 s, 1 s, 2 s, … capped at 8 s, each shortened by up to a quarter at random. */
+export function backoffMs(retriesDone: number, random: () => number = Math.random): number {
+  const base = Math.min(INITIAL_DELAY_MS * 2 ** retriesDone, MAX_DELAY_MS)
+  return Math.round(base * (1 - random() * 0.25))
+}
+
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+
+/** A reset, broken pipe or "other side closed" before any response byte was read. */
+export function isStaleSocket(error: ConnectionError): boolean {
+  if (error instanceof TimeoutError) return false
+  const cause = error.cause as { code?: unknown; socket?: { bytesRead?: unknown } } | undefined
+  if (!cause || typeof cause.code !== 'string' || !STALE_SOCKET_CODES.has(cause.code)) return false
+  const bytesRead = cause.socket?.bytesRead
+  return bytesRead === undefined || bytesRead === 0
+}

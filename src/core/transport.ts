@@ -1,0 +1,130 @@
+import type { Dispatcher } from 'undici'
+import { AbortError, ConnectionError, NotifyKitError, type ResponseHeaders, TimeoutError } from './errors.js'
+
+/** One HTTP exchange, ready for the wire: everything validated and encoded already. */
+export interface WireRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  /** Path and query, base path included, percent-encoded. */
+  path: string
+  headers: Record<string, string>
+  body: string | undefined
+}
+
+/** A complete response: status, headers and the whole body as text. */
+export interface WireResponse {
+  status: number
+  headers: ResponseHeaders
+  body: string
+}
+
+/** The response body ran past `maxResponseBytes`; the rest was not read and the socket was released. */
+export class ResponseTooLargeError extends NotifyKitError {
+  override name = 'ResponseTooLargeError'
+  override readonly code = 'NOTIFYKIT_RESPONSE_TOO_LARGE'
+  readonly limitBytes: number
+
+  constructor(limitBytes: number) {
+    super(`Response body exceeds maxResponseBytes (${limitBytes} bytes); the rest was not read`)
+    this.limitBytes = limitBytes
+  }
+}
+
+// Why an attempt's own controller fired: our timer, or the caller's signal.
+const TIMED_OUT = Symbol('timed out')
+const CALLER_ABORTED = Symbol('caller aborted')
+
+/**
+ * Sends one attempt through an undici Dispatcher and reads the whole response. It knows nothing of
+ * retries, schemas or envelopes: it turns every failure into `ConnectionError`, `TimeoutError` or
+ * `AbortError` with the undici error as `cause`.
+ * @internal
+ */
+export class Transport {
+  readonly #dispatcher: Dispatcher
+  readonly #origin: string
+  readonly #maxResponseBytes: number
+
+  constructor(dispatcher: Dispatcher, origin: string, maxResponseBytes: number) {
+    this.#dispatcher = dispatcher
+    this.#origin = origin
+    this.#maxResponseBytes = maxResponseBytes
+  }
+
+  async send(
+    request: WireRequest,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<WireResponse> {
+    if (signal?.aborted) throw abortError(signal)
+    // One controller bounds the whole attempt (connect, headers, body); undici's own header and body
+    // timers are set just past it so that they never cut in first with a different error.
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
+    const onCallerAbort = () => controller.abort(CALLER_ABORTED)
+    signal?.addEventListener('abort', onCallerAbort, { once: true })
+    try {
+      const response = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: request.path,
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: controller.signal,
+        headersTimeout: timeoutMs + 1_000,
+        bodyTimeout: timeoutMs + 1_000,
+      })
+      const body = await readBody(response, this.#maxResponseBytes)
+      return { status: response.statusCode, headers: response.headers, body }
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error
+      if (controller.signal.reason === CALLER_ABORTED && signal) throw abortError(signal)
+      if (controller.signal.reason === TIMED_OUT || isUndiciTimeout(error)) {
+        throw new TimeoutError(`Attempt timed out after ${timeoutMs} ms`, { cause: error })
+      }
+      throw new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onCallerAbort)
+    }
+  }
+}
+
+async function readBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
+  const declared = Number(response.headers['content-length'])
+  if (declared > limit) {
+    response.body.destroy()
+    throw new ResponseTooLargeError(limit)
+  }
+  // A declared length within the limit is enforced by undici itself; only unsized bodies need counting.
+  if (Number.isFinite(declared)) return response.body.text()
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of response.body) {
+    size += chunk.length
+    if (size > limit) {
+      response.body.destroy()
+      throw new ResponseTooLargeError(limit)
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size).toString('utf8')
+}
+
+function abortError(signal: AbortSignal): AbortError {
+  return new AbortError('The request was aborted by the caller', { cause: signal.reason })
+}
+
+function isUndiciTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  )
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message
+}

@@ -1,0 +1,39 @@
+export { NotificationClient, type NotificationClientOptions } from './client.js'
+export { ApiPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js'
+export {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  type BulkChunkFailure,
+  BulkTriggerError,
+  ConflictError,
+  ConnectionError,
+  type ErrorCode,
+  InternalServerError,
+  NotFoundError,
+  NotifyKitError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  type ResponseHeaders,
+  ResponseValidationError,
+  TimeoutError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+} from './core/errors.js'
+export type { Logger, LogLevel } from './core/logger.js'
+export type { ClientOptions, RequestOptions, ResponseValidation } from './core/options.js'
+export { ResponseTooLargeError } from './core/transport.js'
+export type { BulkProgress, BulkTriggerOptions } from './resources/bulk.js'
+export type { Events } from './resources/events.js'
+export type { Notifications } from './resources/notifications.js'
+export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
+export type {
+  BroadcastEventParams,
+  TriggerEventParams,
+  WorkflowPayloads,
+  WorkflowSchemas,
+} from './resources/workflows.js'
+export * from './schemas/index.js'
+export { VERSION } from './version.js'

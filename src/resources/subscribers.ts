@@ -1,0 +1,95 @@
+import type { ApiPromise } from '../core/api-promise.js'
+import { defineOperation } from '../core/operation.js'
+import type { RequestOptions } from '../core/options.js'
+import type { RequestCore } from '../core/request.js'
+import {
+  type MarkAllMessagesRequest,
+  MarkAllMessagesRequestSchema,
+  MarkAllMessagesResultSchema,
+  type Preferences,
+  PreferencesSchema,
+  type UpdateSubscriberPreferencesRequest,
+  UpdateSubscriberPreferencesRequestSchema,
+} from '../schemas/subscribers.js'
+
+const updatePreferences = defineOperation({
+  name: 'subscribers.preferences.update',
+  method: 'PATCH',
+  path: '/v2/subscribers/{subscriberId}/preferences',
+  body: UpdateSubscriberPreferencesRequestSchema,
+  result: PreferencesSchema,
+})
+
+const markAllMessages = defineOperation({
+  name: 'subscribers.messages.markAll',
+  method: 'POST',
+  path: '/v1/subscribers/{subscriberId}/messages/mark-all',
+  body: MarkAllMessagesRequestSchema,
+  result: MarkAllMessagesResultSchema,
+})
+
+/** A subscriber's channel switches and schedule, globally or for one workflow. */
+export class SubscriberPreferences {
+  readonly #core: RequestCore
+
+  constructor(core: RequestCore) {
+    this.#core = core
+  }
+
+  /**
+   * Updates the subscriber's global preferences, or one workflow's when `workflowId` is given, and
+   * returns all of the subscriber's preferences (api.md 4.1, 2.3).
+   *
+   * @example
+   * ```ts
+   * const preferences = await client.subscribers.preferences.update('user-1', {
+   *   workflowId: 'weekly-digest',
+   *   channels: { email: true, sms: false },
+   * })
+   * ```
+   */
+  update(
+    subscriberId: string,
+    params: UpdateSubscriberPreferencesRequest,
+    options?: RequestOptions,
+  ): ApiPromise<Preferences> {
+    return this.#core.request(updatePreferences, { pathParams: { subscriberId }, body: params }, options)
+  }
+}
+
+/** A subscriber's in-app messages. */
+export class SubscriberMessages {
+  readonly #core: RequestCore
+
+  constructor(core: RequestCore) {
+    this.#core = core
+  }
+
+  /**
+   * Marks all the subscriber's messages (or those of the given feeds) as read, seen, unread or
+   * unseen, and resolves to how many changed (api.md 4.2; `0` when all already were).
+   *
+   * @example
+   * ```ts
+   * const changed = await client.subscribers.messages.markAll('user-1', { markAs: 'read', feedIdentifier: 'billing' })
+   * ```
+   */
+  markAll(
+    subscriberId: string,
+    params: MarkAllMessagesRequest,
+    options?: RequestOptions,
+  ): ApiPromise<number> {
+    return this.#core.request(markAllMessages, { pathParams: { subscriberId }, body: params }, options)
+  }
+}
+
+/** Operations on one subscriber: `preferences` and `messages`. */
+export class Subscribers {
+  readonly preferences: SubscriberPreferences
+  readonly messages: SubscriberMessages
+
+  constructor(core: RequestCore) {
+    this.preferences = new SubscriberPreferences(core)
+    this.messages = new SubscriberMessages(core)
+  }
+}

@@ -1,0 +1,136 @@
+import { z } from 'zod'
+import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+/** Providers seen for chat and push channels (server-notes.md); open. */
+export const ProviderIdSchema = openEnum([
+  'slack',
+  'discord',
+  'msteams',
+  'mattermost',
+  'fcm',
+  'apns',
+  'expo',
+  'one-signal',
+  'chat-webhook',
+])
+
+/** api.md 2.4, channel settings entry. */
+export const ChannelSettingsSchema = z.strictObject({
+  providerId: ProviderIdSchema,
+  integrationIdentifier: z.string().optional(),
+  credentials: z
+    .strictObject({
+      webhookUrl: z.string().optional(),
+      deviceTokens: z.array(z.string()).optional(),
+    })
+    .optional(),
+})
+export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
+
+/** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
+export const SubscriberSchema = z.strictObject({
+  subscriberId: IdentifierSchema,
+  email: z.string().nullish(),
+  firstName: z.string().nullish(),
+  lastName: z.string().nullish(),
+  phone: z.string().nullish(),
+  avatar: z.string().nullish(),
+  locale: z.string().nullish(),
+  timezone: z.string().nullish(),
+  data: JsonObjectSchema.optional(),
+  channels: z.array(ChannelSettingsSchema).optional(),
+})
+export type Subscriber = z.infer<typeof SubscriberSchema>
+
+/** The topic form of a recipient (server-notes.md). */
+export const TopicRecipientSchema = z.strictObject({
+  type: z.literal('Topic'),
+  topicKey: IdentifierSchema,
+  exclude: z.array(IdentifierSchema).optional(),
+})
+export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
+
+/** One recipient: a subscriberId, a subscriber object or a topic. */
+export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema])
+export type Recipient = z.infer<typeof RecipientSchema>
+
+/** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
+export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
+export type Recipients = z.infer<typeof RecipientsSchema>
+
+/** `actor`: a subscriberId or a subscriber object (server-notes.md). */
+export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
+export type Actor = z.infer<typeof ActorSchema>
+
+/** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
+export const TenantSchema = z.union([
+  IdentifierSchema,
+  z.strictObject({
+    identifier: z.string().optional(),
+    name: z.string().optional(),
+    data: JsonObjectSchema.optional(),
+  }),
+])
+export type Tenant = z.infer<typeof TenantSchema>
+
+/** Provider overrides keyed by provider identifier, each with provider-specific content. */
+export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
+
+/** api.md 4.3 request body. */
+export const TriggerEventRequestSchema = z.strictObject({
+  name: IdentifierSchema,
+  to: RecipientsSchema,
+  payload: JsonObjectSchema.optional(),
+  overrides: OverridesSchema.optional(),
+  transactionId: IdentifierSchema.optional(),
+  actor: ActorSchema.optional(),
+  tenant: TenantSchema.optional(),
+})
+export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
+
+/** The server's limit of events in one bulk request (api.md §8). */
+export const MAX_EVENTS_PER_BULK_REQUEST = 100
+
+/** server-notes.md, bulk trigger body: 1 to 100 events. */
+export const BulkTriggerEventRequestSchema = z.strictObject({
+  events: z.array(TriggerEventRequestSchema).min(1).max(MAX_EVENTS_PER_BULK_REQUEST),
+})
+export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
+
+/** server-notes.md, broadcast body: like a trigger without `to`, and `payload` required. */
+export const BroadcastEventRequestSchema = z.strictObject({
+  name: IdentifierSchema,
+  payload: JsonObjectSchema,
+  overrides: OverridesSchema.optional(),
+  transactionId: IdentifierSchema.optional(),
+  actor: ActorSchema.optional(),
+  tenant: TenantSchema.optional(),
+})
+export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
+
+/** Trigger statuses seen (server-notes.md); open. */
+export const TriggerStatusSchema = openEnum([
+  'processed',
+  'error',
+  'trigger_not_active',
+  'no_workflow_active_steps_defined',
+  'no_workflow_steps_defined',
+  'no_tenant_found',
+  'invalid_recipients',
+])
+export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
+
+/** api.md 2.5, trigger result. Extra fields (`activityFeedLink`, `jobData`) are kept. */
+export const TriggerResultSchema = z.looseObject({
+  acknowledged: z.boolean(),
+  status: TriggerStatusSchema,
+  error: z.array(z.string()).optional(),
+  transactionId: z.string().optional(),
+})
+export type TriggerResult = z.infer<typeof TriggerResultSchema>
+
+/** server-notes.md, bulk response: one result per event, in order. */
+export const BulkTriggerResultSchema = z.array(TriggerResultSchema)
+
+/** api.md 4.4 response: `true` when something was cancelled, `false` when nothing cancellable was found. */
+export const CancelEventResultSchema = z.boolean()

@@ -1,0 +1,186 @@
+import { z } from 'zod'
+import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+// Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
+// optional unless server-notes.md says they are always there.
+
+/** Step and job types seen (server-notes.md). */
+export const StepTypeSchema = openEnum([
+  'in_app',
+  'email',
+  'sms',
+  'chat',
+  'push',
+  'digest',
+  'trigger',
+  'delay',
+  'throttle',
+  'custom',
+  'http_request',
+])
+export type StepType = z.infer<typeof StepTypeSchema>
+
+export const JobStatusSchema = openEnum([
+  'pending',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'delayed',
+  'canceled',
+  'merged',
+  'skipped',
+])
+export type JobStatus = z.infer<typeof JobStatusSchema>
+
+export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
+
+/** api.md 2.6, filter object. */
+export const FilterSchema = z.looseObject({
+  isNegated: z.boolean().optional(),
+  type: openEnum(['BOOLEAN']).optional(),
+  value: openEnum(['AND', 'OR']).optional(),
+  children: z
+    .array(
+      z.looseObject({
+        field: z.string().optional(),
+        value: z.string().optional(),
+        operator: openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL']).optional(),
+        on: openEnum(['subscriber', 'payload']).optional(),
+      }),
+    )
+    .optional(),
+})
+export type Filter = z.infer<typeof FilterSchema>
+
+/** api.md 2.6, step object; `variants` holds steps of the same shape. */
+export const StepSchema = z.looseObject({
+  _id: z.string().optional(),
+  active: z.boolean().optional(),
+  replyCallback: JsonObjectSchema.optional(),
+  controlVariables: JsonObjectSchema.optional(),
+  metadata: JsonObjectSchema.optional(),
+  issues: JsonObjectSchema.optional(),
+  filters: z.array(FilterSchema).optional(),
+  template: JsonObjectSchema.optional(),
+  get variants(): z.ZodOptional<z.ZodArray<typeof StepSchema>> {
+    return z.array(StepSchema).optional()
+  },
+  _templateId: z.string().optional(),
+  name: z.string().optional(),
+  _parentId: z.string().nullish(),
+})
+export type Step = z.infer<typeof StepSchema>
+
+export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
+
+/** api.md 2.6, timed digest object. */
+export const TimedDigestSchema = z.looseObject({
+  atTime: z.string().optional(),
+  weekDays: z.array(z.string()).optional(),
+  monthDays: z.array(z.number()).optional(),
+  ordinal: z.string().optional(),
+  ordinalValue: z.string().optional(),
+  monthlyType: openEnum(['each', 'on']).optional(),
+  cronExpression: z.string().optional(),
+})
+export type TimedDigest = z.infer<typeof TimedDigestSchema>
+
+/** api.md 2.6, digest object. */
+export const DigestSchema = z.looseObject({
+  digestKey: z.string().optional(),
+  amount: z.number().optional(),
+  unit: DigestUnitSchema.optional(),
+  type: openEnum(['regular', 'backoff', 'timed']).optional(),
+  events: z.array(JsonObjectSchema).optional(),
+  backoff: z.boolean().optional(),
+  backoffAmount: z.number().optional(),
+  backoffUnit: DigestUnitSchema.optional(),
+  updateMode: z.boolean().optional(),
+  timed: TimedDigestSchema.optional(),
+})
+export type Digest = z.infer<typeof DigestSchema>
+
+/** api.md 2.6, execution detail. */
+export const ExecutionDetailSchema = z.looseObject({
+  _id: z.string().optional(),
+  createdAt: z.string().optional(),
+  status: openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation']).optional(),
+  detail: z.string().optional(),
+  isRetry: z.boolean().optional(),
+  isTest: z.boolean().optional(),
+  providerId: z.string().optional(),
+  raw: z.string().nullish(),
+  source: openEnum(['Credentials', 'Internal', 'Payload', 'Webhook']).optional(),
+})
+export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
+
+/** api.md 2.6, job object. */
+export const JobSchema = z.looseObject({
+  _id: z.string().optional(),
+  type: StepTypeSchema.optional(),
+  digest: DigestSchema.optional(),
+  executionDetails: z.array(ExecutionDetailSchema).optional(),
+  step: StepSchema.optional(),
+  overrides: JsonObjectSchema.optional(),
+  payload: JsonObjectSchema.optional(),
+  providerId: z.string().optional(),
+  status: JobStatusSchema.optional(),
+  updatedAt: z.string().optional(),
+  scheduleExtensionsCount: z.number().int().optional(),
+})
+export type Job = z.infer<typeof JobSchema>
+
+/** api.md 2.6, `template`. */
+export const NotificationTemplateSchema = z.looseObject({
+  _id: z.string().optional(),
+  name: z.string().optional(),
+  origin: openEnum(['novu-cloud', 'novu-cloud-v1', 'external']).optional(),
+  triggers: z
+    .array(
+      z.looseObject({
+        type: openEnum(['event']).optional(),
+        identifier: z.string().optional(),
+        variables: z.array(z.looseObject({ name: z.string() })).optional(),
+        subscriberVariables: z.array(z.looseObject({ name: z.string() })).optional(),
+      }),
+    )
+    .optional(),
+})
+export type NotificationTemplate = z.infer<typeof NotificationTemplateSchema>
+
+/** api.md 2.6, the notification: the record of one trigger for one subscriber. */
+export const NotificationSchema = z.looseObject({
+  _id: z.string(),
+  _environmentId: z.string(),
+  _organizationId: z.string(),
+  _subscriberId: z.string(),
+  transactionId: z.string(),
+  _templateId: z.string().optional(),
+  _digestedNotificationId: z.string().nullish(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  channels: z.array(ChannelNameSchema).optional(),
+  subscriber: z
+    .looseObject({
+      _id: z.string().optional(),
+      subscriberId: z.string().optional(),
+      firstName: z.string().nullish(),
+      lastName: z.string().nullish(),
+      email: z.string().nullish(),
+      phone: z.string().nullish(),
+    })
+    .optional(),
+  template: NotificationTemplateSchema.optional(),
+  jobs: z.array(JobSchema).optional(),
+  payload: JsonObjectSchema.optional(),
+  tags: z.array(z.string()).optional(),
+  controls: JsonObjectSchema.optional(),
+  to: z.unknown().optional(),
+  topics: z
+    .array(z.looseObject({ _topicId: z.string().optional(), topicKey: z.string().optional() }))
+    .optional(),
+  severity: SeveritySchema.optional(),
+  critical: z.boolean().optional(),
+})
+export type Notification = z.infer<typeof NotificationSchema>

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import {
+  ChannelNameSchema,
+  ChannelPreferenceResultSchema,
+  ChannelPreferenceSchema,
+  IdentifierSchema,
+  openEnum,
+  ScheduleResultSchema,
+  ScheduleSchema,
+} from './shared.js'
+
+/** api.md 4.1 request body. Without `workflowId` the global preferences change. */
+export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
+  channels: ChannelPreferenceSchema.optional(),
+  workflowId: IdentifierSchema.optional(),
+  schedule: ScheduleSchema.optional(),
+})
+export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
+
+/** Who set a channel's value (server-notes.md; open). */
+export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
+
+/** api.md 2.3, `workflows[]`. */
+export const WorkflowPreferenceSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  channels: ChannelPreferenceResultSchema.optional(),
+  overrides: z
+    .array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema }))
+    .optional(),
+  workflow: z
+    .looseObject({
+      slug: z.string().optional(),
+      identifier: z.string().optional(),
+      name: z.string().optional(),
+      updatedAt: z.string().optional(),
+    })
+    .optional(),
+})
+export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
+
+/** api.md 2.3, the preferences response (v2). */
+export const PreferencesSchema = z.looseObject({
+  global: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      channels: ChannelPreferenceResultSchema.optional(),
+      schedule: ScheduleResultSchema.optional(),
+    })
+    .optional(),
+  workflows: z.array(WorkflowPreferenceSchema).optional(),
+})
+export type Preferences = z.infer<typeof PreferencesSchema>
+
+export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
+
+/** api.md 4.2 request body. Unlike response enums, `markAs` is closed: a typo must not be sent. */
+export const MarkAllMessagesRequestSchema = z.strictObject({
+  markAs: z.enum(MARK_AS_VALUES),
+  feedIdentifier: z.union([IdentifierSchema, z.array(IdentifierSchema).min(1)]).optional(),
+})
+export type MarkAllMessagesRequest = z.infer<typeof MarkAllMessagesRequestSchema>
+
+/** api.md 4.2 response: how many messages changed (server-notes.md). */
+export const MarkAllMessagesResultSchema = z.number()

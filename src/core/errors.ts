@@ -144,6 +144,8 @@ export class InternalServerError extends ApiError {
 export class ConnectionError extends NotifyKitError {
   override name = 'ConnectionError'
   override readonly code: ErrorCode = 'NOTIFYKIT_CONNECTION'
+  /** Whether the response's status and headers had arrived before the connection failed. */
+  responseStarted = false
 }
 
 /** An attempt ran past `timeoutMs`, or the whole call past `deadlineMs`. */

@@ -81,11 +81,13 @@ export function backoffMs(retriesDone: number, random: () => number = Math.rando
 
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
 
-/** A reset, broken pipe or "other side closed" before any response byte was read. */
+/**
+ * A reset, broken pipe or "other side closed" before the response started. undici reports the
+ * socket's lifetime byte counts, which are not zero on a reused socket, so the test is whether the
+ * response's headers had arrived, not `bytesRead`.
+ */
 export function isStaleSocket(error: ConnectionError): boolean {
-  if (error instanceof TimeoutError) return false
-  const cause = error.cause as { code?: unknown; socket?: { bytesRead?: unknown } } | undefined
-  if (!cause || typeof cause.code !== 'string' || !STALE_SOCKET_CODES.has(cause.code)) return false
-  const bytesRead = cause.socket?.bytesRead
-  return bytesRead === undefined || bytesRead === 0
+  if (error instanceof TimeoutError || error.responseStarted) return false
+  const code = (error.cause as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && STALE_SOCKET_CODES.has(code)
 }

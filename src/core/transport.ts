@@ -62,8 +62,9 @@ export class Transport {
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
     const onCallerAbort = () => controller.abort(CALLER_ABORTED)
     signal?.addEventListener('abort', onCallerAbort, { once: true })
+    let response: Dispatcher.ResponseData | undefined
     try {
-      const response = await this.#dispatcher.request({
+      response = await this.#dispatcher.request({
         origin: this.#origin,
         path: request.path,
         method: request.method,
@@ -81,7 +82,9 @@ export class Transport {
       if (controller.signal.reason === TIMED_OUT || isUndiciTimeout(error)) {
         throw new TimeoutError(`Attempt timed out after ${timeoutMs} ms`, { cause: error })
       }
-      throw new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
+      const failure = new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
+      failure.responseStarted = response !== undefined
+      throw failure
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onCallerAbort)

@@ -65,7 +65,12 @@ export class FetchHandlerDispatcher extends Dispatcher {
 /** The subset of undici's new-style handler this bridge drives, whatever style the caller passed. */
 interface ControlledHandler {
   start(controller: Controller): void
-  headers(controller: Controller, status: number, headers: Record<string, string | string[]>, text: string): void
+  headers(
+    controller: Controller,
+    status: number,
+    headers: Record<string, string | string[]>,
+    text: string,
+  ): void
   data(controller: Controller, chunk: Buffer): void
   end(controller: Controller): void
   error(controller: Controller, error: Error): void
@@ -76,12 +81,22 @@ class Controller implements Dispatcher.DispatchController {
   paused = false
   reason: Error | null = null
   #onResume: (() => void) | undefined
+  #onAbort: (() => void) | undefined
 
   abort(reason: Error): void {
     if (this.aborted) return
     this.aborted = true
     this.reason = reason
+    this.#onAbort?.()
     this.resume()
+  }
+
+  /** Resolves when the request is aborted: a handler that never answers must not hang a timed-out request. */
+  whenAborted(): Promise<void> {
+    if (this.aborted) return Promise.resolve()
+    return new Promise((resolve) => {
+      this.#onAbort = resolve
+    })
   }
 
   pause(): void {
@@ -110,7 +125,7 @@ async function answer(handle: FetchHandler, options: Dispatcher.DispatchOptions,
     handler.start(controller)
     if (controller.aborted) throw controller.reason
     const request = await toFetchRequest(options)
-    const response = await handle(request)
+    const response = await Promise.race([handle(request), controller.whenAborted()])
     if (controller.aborted) throw controller.reason
     if (!response) {
       throw new errors.UndiciError(`No handler answered ${request.method} ${request.url}`)
@@ -201,7 +216,8 @@ function toControlledHandler(handler: Dispatcher.DispatchHandler): ControlledHan
     headers: (c, status, headers, text) => {
       const raw: Buffer[] = []
       for (const [name, value] of Object.entries(headers)) {
-        for (const one of Array.isArray(value) ? value : [value]) raw.push(Buffer.from(name), Buffer.from(one))
+        for (const one of Array.isArray(value) ? value : [value])
+          raw.push(Buffer.from(name), Buffer.from(one))
       }
       if (handler.onHeaders?.(status, raw, () => c.resume(), text) === false) c.pause()
     },

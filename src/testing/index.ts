@@ -1,2 +1,4 @@
-export { FetchHandlerDispatcher, type FetchHandler } from './fetch-dispatcher.js'
+export * from './fake/index.js'
+export { type FetchHandler, FetchHandlerDispatcher } from './fetch-dispatcher.js'
 export { createMswDispatcher } from './msw-dispatcher.js'
+export { type ServedHandler, type ServeOptions, serveFetchHandler } from './serve.js'

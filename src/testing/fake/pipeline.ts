@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto'
+import { FaultQueue } from './faults.js'
+import { errorReply, fromHttpError, HttpError, type Reply, reasonPhrase, toResponse } from './http.js'
+import { fingerprint, IdempotencyStore, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js'
+import { costOf, RateLimiter } from './rate-limit.js'
+import { matchRoute, type Route } from './routes.js'
+import type { FakeState } from './state.js'
+import type { FakeRequestRecord, FakeServiceOptions } from './types.js'
+
+/** The server refuses `/v1/events` bodies over 20 MB (server-notes.md); the fake applies it to every route. */
+const MAX_BODY_BYTES = 20 * 1024 * 1024
+
+type ParsedBody = { ok: true; value: unknown } | { ok: false }
+
+interface Incoming {
+  method: string
+  path: string
+  headers: Record<string, string>
+  bytes: number
+  body: ParsedBody
+  /** Resolves when the answer may be given (see `FakeService.delay`). */
+  settled: () => Promise<void>
+}
+
+/**
+ * Everything between a Fetch `Request` and its `Response` that is not an operation's own logic:
+ * recording, faults, delay, auth, rate limit, idempotency, and the error bodies around the routes.
+ */
+export class RequestPipeline {
+  readonly #options: FakeServiceOptions
+  readonly #state: () => FakeState
+  readonly faults = new FaultQueue()
+  readonly #idempotency = new IdempotencyStore()
+  readonly #rateLimiter: RateLimiter | undefined
+  requests: FakeRequestRecord[] = []
+  delayMs = 0
+
+  constructor(options: FakeServiceOptions, state: () => FakeState) {
+    this.#options = options
+    this.#state = state
+    this.#rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined
+  }
+
+  reset(): void {
+    this.requests = []
+    this.faults.clear()
+    this.#idempotency.clear()
+    this.#rateLimiter?.reset()
+    this.delayMs = 0
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const method = request.method.toUpperCase()
+    const text = method === 'GET' || method === 'HEAD' ? '' : await request.text()
+    const body = parseJson(text)
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    this.requests.push({ method, path: url.pathname, headers, body: body.ok ? body.value : undefined })
+
+    // One timer per request, started on arrival: early answers wait for it before leaving, and
+    // applied requests wait for it after taking their idempotency key, so they are "in flight" meanwhile.
+    const delayMs = this.delayMs
+    const timer = delayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delayMs)) : undefined
+    const settled = async () => {
+      if (timer) await timer
+    }
+
+    const fault = this.faults.take()
+    if (fault && 'status' in fault) {
+      await settled()
+      return this.#respond(faultReply(fault, url.pathname))
+    }
+    if (fault && !fault.afterApply) {
+      await settled()
+      return Response.error()
+    }
+    const reply = await this.#process({
+      method,
+      path: url.pathname,
+      headers,
+      bytes: Buffer.byteLength(text),
+      body,
+      settled,
+    })
+    await settled()
+    return fault ? Response.error() : this.#respond(reply)
+  }
+
+  /** Auth, rate limit, idempotency, then the route, in the order the server's guards run. */
+  async #process(incoming: Incoming): Promise<Reply> {
+    const { method, path, headers, body } = incoming
+    const match = matchRoute(method, path)
+    if (!match) return errorReply(404, path, `Cannot ${method} ${path}`)
+    if (incoming.bytes > MAX_BODY_BYTES) return errorReply(413, path, 'request entity too large')
+    const authError = this.#authenticate(headers.authorization)
+    if (authError) return errorReply(401, path, authError)
+
+    let rateHeaders: Record<string, string> = {}
+    if (this.#rateLimiter) {
+      const outcome = this.#rateLimiter.take(costOf(path))
+      rateHeaders = outcome.headers
+      if (!outcome.allowed) return errorReply(429, path, 'API rate limit exceeded', {}, rateHeaders)
+    }
+    const withRate = (reply: Reply): Reply => ({ ...reply, headers: { ...reply.headers, ...rateHeaders } })
+
+    if (!body.ok) return withRate(errorReply(400, path, 'Unexpected token in JSON body'))
+    const key = method === 'POST' || method === 'PATCH' ? headers['idempotency-key'] : undefined
+    if (!key) {
+      await incoming.settled()
+      return withRate(this.#apply(match, body.value, path))
+    }
+    if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      return withRate(
+        errorReply(
+          400,
+          path,
+          `idempotency-key header must not be longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+        ),
+      )
+    }
+    const print = fingerprint(method, path, body.value)
+    const decision = this.#idempotency.begin(key, print)
+    const keyHeader = { 'idempotency-key': key }
+    switch (decision.kind) {
+      case 'in-flight':
+        return withRate(
+          errorReply(
+            409,
+            path,
+            `Request with key "${key}" is currently being processed. Please retry after 1 second`,
+            {},
+            {
+              ...keyHeader,
+              'retry-after': '1',
+            },
+          ),
+        )
+      case 'mismatch':
+        return withRate(
+          errorReply(
+            422,
+            path,
+            `Request with key "${key}" is being reused for a different body`,
+            {},
+            keyHeader,
+          ),
+        )
+      case 'replay':
+        return withRate({
+          ...decision.reply,
+          headers: { ...decision.reply.headers, ...keyHeader, 'idempotency-replay': 'true' },
+        })
+      case 'proceed':
+        break
+    }
+    try {
+      await incoming.settled()
+      const reply = this.#apply(match, body.value, path)
+      this.#idempotency.complete(key, print, reply)
+      return withRate({ ...reply, headers: { ...reply.headers, ...keyHeader } })
+    } catch (error) {
+      this.#idempotency.abandon(key)
+      throw error
+    }
+  }
+
+  /**
+   * Runs the route. The body is copied at once so a later change to the state (another request
+   * between here and serialisation) cannot leak into this answer.
+   */
+  #apply(match: { route: Route; params: Map<string, string> }, body: unknown, path: string): Reply {
+    try {
+      const reply = match.route.handle({
+        state: this.#state(),
+        params: match.params,
+        body,
+        missingNotification: this.#options.missingNotification ?? '404',
+      })
+      return { ...reply, body: structuredClone(reply.body) }
+    } catch (error) {
+      if (error instanceof HttpError) return fromHttpError(error, path)
+      // A bug in the fake, not a scripted failure: answer like the server's 500, with the cause visible.
+      const message = error instanceof Error ? error.message : String(error)
+      return errorReply(500, path, `Internal fake service error: ${message}`, { errorId: randomUUID() })
+    }
+  }
+
+  /** `Authorization: ApiKey <key>` is the only form accepted (api.md section 5). */
+  #authenticate(header: string | undefined): string | undefined {
+    if (header === undefined || header.trim() === '') return 'Missing Authorization header'
+    const match = /^ApiKey\s+(\S.*)$/.exec(header.trim())
+    const key = match?.[1]?.trim()
+    if (!key) return "Authorization header must have the form 'ApiKey <API_KEY>'"
+    if (this.#options.apiKey !== undefined && key !== this.#options.apiKey) return 'API Key not found'
+    return undefined
+  }
+
+  #respond(reply: Reply): Response {
+    return toResponse({ ...reply, headers: { ...reply.headers, 'x-request-id': randomUUID() } })
+  }
+}
+
+function parseJson(text: string): ParsedBody {
+  if (text.trim() === '') return { ok: true, value: undefined }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch {
+    return { ok: false }
+  }
+}
+
+function faultReply(
+  fault: { status: number; body?: unknown; headers?: Record<string, string> },
+  path: string,
+): Reply {
+  const reply =
+    fault.body === undefined
+      ? errorReply(fault.status, path, reasonPhrase(fault.status))
+      : { status: fault.status, body: fault.body, headers: {} }
+  return { ...reply, headers: { ...reply.headers, ...fault.headers } }
+}

@@ -1,0 +1,90 @@
+import { HttpError } from './http.js'
+import { channelsOf, type FakeState, type StoredPreferences } from './state.js'
+import type { FakeChannel, FakeChannelPreferences, FakePreferences, FakeSchedule } from './types.js'
+import type { PreferencesInput } from './validation.js'
+
+/**
+ * PATCH /v2/subscribers/:subscriberId/preferences. Channels merge into the global or the workflow's
+ * switches; a schedule is stored at the global level even when `workflowId` is given (the server keeps
+ * schedules only there); weekdays of a new schedule merge into the stored ones.
+ */
+export function updatePreferences(
+  state: FakeState,
+  subscriberId: string,
+  input: PreferencesInput,
+): FakePreferences {
+  if (!state.subscribers.has(subscriberId)) throw new HttpError(404, `Subscriber not found: ${subscriberId}`)
+  let workflowKey: string | undefined
+  if (input.workflowId !== undefined) {
+    const workflow = state.findWorkflow(input.workflowId)
+    if (!workflow) throw new HttpError(404, `Workflow with id: ${input.workflowId} is not found`)
+    if (workflow.critical) {
+      throw new HttpError(400, `Critical workflow ${workflow.identifier} preferences cannot be updated`)
+    }
+    workflowKey = workflow._id
+  }
+  const prefs = state.preferencesOf(subscriberId)
+  if (input.channels) {
+    if (workflowKey === undefined) Object.assign(prefs.channels, input.channels)
+    else prefs.workflows.set(workflowKey, { ...prefs.workflows.get(workflowKey), ...input.channels })
+  }
+  if (input.schedule) prefs.schedule = mergeSchedule(prefs.schedule, input.schedule)
+  return preferencesView(state, subscriberId)
+}
+
+function mergeSchedule(previous: FakeSchedule | undefined, next: FakeSchedule): FakeSchedule {
+  const weeklySchedule = { ...previous?.weeklySchedule, ...next.weeklySchedule }
+  return Object.keys(weeklySchedule).length > 0
+    ? { isEnabled: next.isEnabled, weeklySchedule: structuredClone(weeklySchedule) }
+    : { isEnabled: next.isEnabled }
+}
+
+/**
+ * The v2 shape (api.md 2.3). Like the server, `channels` list the channels the environment's
+ * workflows use; the fake also lists any channel the subscriber set globally, so a test that sets
+ * one sees it. Critical workflows are left out: their preferences cannot be changed. A channel never
+ * set is on.
+ */
+export function preferencesView(state: FakeState, subscriberId: string): FakePreferences {
+  const prefs: StoredPreferences = state.preferences.get(subscriberId) ?? {
+    channels: {},
+    schedule: undefined,
+    workflows: new Map(),
+  }
+  const workflows = [...state.workflows.values()]
+  const used = new Set<FakeChannel>(workflows.flatMap(channelsOf))
+  for (const channel of Object.keys(prefs.channels) as FakeChannel[]) used.add(channel)
+  const global = pick([...used], (channel) => prefs.channels[channel] ?? true)
+  return {
+    global: {
+      enabled: true,
+      channels: global,
+      schedule: structuredClone(prefs.schedule ?? { isEnabled: false }),
+    },
+    workflows: workflows
+      .filter((workflow) => !workflow.critical)
+      .map((workflow) => {
+        const own = prefs.workflows.get(workflow._id) ?? {}
+        const channels = channelsOf(workflow)
+        return {
+          enabled: true,
+          channels: pick(channels, (channel) => own[channel] ?? prefs.channels[channel] ?? true),
+          overrides: channels
+            .filter((channel) => own[channel] !== undefined)
+            .map((channel) => ({ channel, source: 'subscriber' as const })),
+          workflow: {
+            slug: workflow.slug,
+            identifier: workflow.identifier,
+            name: workflow.name,
+            updatedAt: workflow.updatedAt,
+          },
+        }
+      }),
+  }
+}
+
+function pick(channels: FakeChannel[], value: (channel: FakeChannel) => boolean): FakeChannelPreferences {
+  const result: FakeChannelPreferences = {}
+  for (const channel of channels) result[channel] = value(channel)
+  return result
+}

@@ -1,0 +1,267 @@
+import { type HttpHandler, http } from 'msw'
+import { FetchHandlerDispatcher } from '../fetch-dispatcher.js'
+import { serveFetchHandler } from '../serve.js'
+import { RequestPipeline } from './pipeline.js'
+import { preferencesView } from './preferences.js'
+import { ROUTES, type Route, type RouteMethod } from './routes.js'
+import { FakeState } from './state.js'
+import type {
+  FakeFault,
+  FakeMessage,
+  FakeNotification,
+  FakePreferences,
+  FakeRequestRecord,
+  FakeServer,
+  FakeServiceOptions,
+  FakeSubscriber,
+  FakeTopic,
+  FakeWorkflow,
+} from './types.js'
+
+/**
+ * Creates an in-memory fake of the notification service that behaves like the real server: the seven
+ * operations with their state, the `{ data }` envelope and error bodies, API key checks, idempotency
+ * keys, optional rate limiting, and fault injection for resilience tests.
+ *
+ * @example
+ * ```ts
+ * import { NotificationClient } from 'notifykit'
+ * import { createFakeService } from 'notifykit/testing'
+ *
+ * const fake = createFakeService({
+ *   apiKey: 'test-key',
+ *   workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }, { type: 'email' }] }],
+ * })
+ * const client = new NotificationClient({ apiKey: 'test-key', baseUrl: 'https://fake.test', dispatcher: fake.dispatcher })
+ * await client.events.trigger({ name: 'welcome', to: { subscriberId: 'u1', email: 'a@b.c' } })
+ * expect(fake.notifications).toHaveLength(1)
+ * ```
+ */
+export function createFakeService(options: FakeServiceOptions = {}): FakeService {
+  return new FakeService(options)
+}
+
+/** The fake service; create it with {@link createFakeService}. */
+export class FakeService {
+  readonly #options: FakeServiceOptions
+  #state: FakeState
+  readonly #pipeline: RequestPipeline
+  #dispatcher: FetchHandlerDispatcher | undefined
+  #handlers: HttpHandler[] | undefined
+
+  constructor(options: FakeServiceOptions = {}) {
+    this.#options = structuredClone(options)
+    this.#state = this.#seed()
+    this.#pipeline = new RequestPipeline(this.#options, () => this.#state)
+  }
+
+  /**
+   * Answers one Fetch `Request` like the real server, whatever its origin. Bound, so it can be passed
+   * around on its own (to msw, a dispatcher, a server).
+   *
+   * @example
+   * ```ts
+   * const response = await fake.handle(
+   *   new Request('https://fake.test/v1/notifications/abc', { headers: { authorization: 'ApiKey k' } }),
+   * )
+   * response.status // 404
+   * ```
+   */
+  readonly handle = (request: Request): Promise<Response> => this.#pipeline.handle(request)
+
+  /**
+   * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket.
+   *
+   * @example
+   * ```ts
+   * const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', dispatcher: fake.dispatcher })
+   * ```
+   */
+  get dispatcher(): FetchHandlerDispatcher {
+    this.#dispatcher ??= new FetchHandlerDispatcher(this.handle)
+    return this.#dispatcher
+  }
+
+  /**
+   * msw request handlers for the seven routes on any origin. Requests to other paths fall through
+   * to your other handlers (or msw's unhandled-request policy).
+   *
+   * @example
+   * ```ts
+   * const dispatcher = createMswDispatcher([...fake.handlers, ...myOtherHandlers])
+   * // or, for code that uses global fetch: setupServer(...fake.handlers).listen()
+   * ```
+   */
+  get handlers(): HttpHandler[] {
+    this.#handlers ??= ROUTES.map((route) => mswHandler(route, this.handle))
+    return [...this.#handlers]
+  }
+
+  /**
+   * Serves the fake over HTTP on 127.0.0.1 (an ephemeral port unless `port` is given), for code
+   * that must go through a real socket.
+   *
+   * @example
+   * ```ts
+   * const server = await fake.listen()
+   * const client = new NotificationClient({ apiKey: 'k', baseUrl: server.baseUrl })
+   * // ...
+   * await server.close()
+   * ```
+   */
+  listen(options: { port?: number } = {}): Promise<FakeServer> {
+    return serveFetchHandler(this.handle, { port: options.port ?? 0 })
+  }
+
+  /**
+   * Adds a workflow (or replaces the one with the same identifier, keeping its `_id`).
+   *
+   * @example
+   * ```ts
+   * fake.addWorkflow({ identifier: 'digest-demo', steps: [{ type: 'digest', amount: 10 }, { type: 'email' }] })
+   * ```
+   */
+  addWorkflow(workflow: FakeWorkflow): void {
+    this.#state.addWorkflow(workflow)
+  }
+
+  /**
+   * Adds a subscriber, or updates the fields given of an existing one.
+   *
+   * @example
+   * ```ts
+   * fake.addSubscriber({ subscriberId: 'u1', email: 'u1@example.com' })
+   * ```
+   */
+  addSubscriber(subscriber: FakeSubscriber): void {
+    this.#state.upsertSubscriber(subscriber)
+  }
+
+  /**
+   * Adds a topic, or adds subscribers to an existing one. Unknown subscribers are created.
+   *
+   * @example
+   * ```ts
+   * fake.addTopic({ topicKey: 'team', subscribers: ['u1', 'u2'] })
+   * ```
+   */
+  addTopic(topic: FakeTopic): void {
+    this.#state.addTopic(topic)
+  }
+
+  /**
+   * Makes the next request(s) fail: with an HTTP status (nothing applied), or with a dropped
+   * connection, optionally after applying the request (`afterApply`), as when a response is lost on
+   * the way back. Calls queue up in order.
+   *
+   * @example
+   * ```ts
+   * fake.failNext({ status: 503, times: 2 })
+   * fake.failNext({ dropConnection: true, afterApply: true })
+   * ```
+   */
+  failNext(fault: FakeFault): void {
+    this.#pipeline.faults.push(fault)
+  }
+
+  /**
+   * Delays every later answer by `ms` (0 turns it off). A request holding an idempotency key keeps
+   * it "in flight" for that time, so a concurrent request with the same key gets 409. Uses
+   * `setTimeout`, so vitest's fake timers drive it.
+   *
+   * @example
+   * ```ts
+   * fake.delay(200)
+   * const pending = client.events.trigger(params)
+   * await vi.advanceTimersByTimeAsync(200)
+   * ```
+   */
+  delay(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('delay: ms must be a non-negative number')
+    this.#pipeline.delayMs = ms
+  }
+
+  /**
+   * Every request received, in order, faults and refusals included.
+   *
+   * @example
+   * ```ts
+   * expect(fake.requests.map((r) => r.headers['idempotency-key'])).toEqual([key, key])
+   * ```
+   */
+  get requests(): FakeRequestRecord[] {
+    return structuredClone(this.#pipeline.requests)
+  }
+
+  /**
+   * Stored notifications (one per trigger and recipient), oldest first. A copy: later changes do not
+   * show in it.
+   *
+   * @example
+   * ```ts
+   * expect(fake.notifications.map((n) => n.subscriber.subscriberId)).toEqual(['u1', 'u2'])
+   * ```
+   */
+  get notifications(): FakeNotification[] {
+    return structuredClone(this.#state.notifications)
+  }
+
+  /**
+   * A subscriber's in-app messages, oldest first.
+   *
+   * @example
+   * ```ts
+   * expect(fake.messages('u1').filter((m) => !m.read)).toHaveLength(0)
+   * ```
+   */
+  messages(subscriberId: string): FakeMessage[] {
+    return structuredClone(this.#state.messages.filter((m) => m.subscriberId === subscriberId))
+  }
+
+  /**
+   * A subscriber's preferences in the v2 shape the update returns, or `undefined` for an unknown
+   * subscriber.
+   *
+   * @example
+   * ```ts
+   * expect(fake.preferences('u1')?.global.channels.email).toBe(false)
+   * ```
+   */
+  preferences(subscriberId: string): FakePreferences | undefined {
+    if (!this.#state.subscribers.has(subscriberId)) return undefined
+    return preferencesView(this.#state, subscriberId)
+  }
+
+  /**
+   * Forgets everything that happened: state, requests, idempotency records, rate-limit window,
+   * faults and delay. What `createFakeService` was given is seeded again; what `add*` added is not.
+   *
+   * @example
+   * ```ts
+   * afterEach(() => fake.reset())
+   * ```
+   */
+  reset(): void {
+    this.#state = this.#seed()
+    this.#pipeline.reset()
+  }
+
+  #seed(): FakeState {
+    const state = new FakeState()
+    for (const workflow of this.#options.workflows ?? []) state.addWorkflow(workflow)
+    for (const subscriber of this.#options.subscribers ?? []) state.upsertSubscriber(subscriber)
+    for (const topic of this.#options.topics ?? []) state.addTopic(topic)
+    return state
+  }
+}
+
+const MSW_METHODS: Record<RouteMethod, typeof http.get> = {
+  GET: http.get,
+  POST: http.post,
+  PATCH: http.patch,
+  DELETE: http.delete,
+}
+
+function mswHandler(route: Route, handle: (request: Request) => Promise<Response>): HttpHandler {
+  return MSW_METHODS[route.method](`*${route.pattern}`, ({ request }) => handle(request))
+}

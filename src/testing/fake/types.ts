@@ -1,0 +1,301 @@
+/**
+ * Public option and record types of the fake service. Records mirror the shapes of api.md (section 2)
+ * as the real server returns them, so a test can assert on them the way it would read the API.
+ */
+
+/** A channel that delivers something to the subscriber; preferences switch these on and off. */
+export type FakeChannel = 'in_app' | 'email' | 'sms' | 'push' | 'chat'
+
+/** Step types the real server knows (server-notes.md); others are accepted and completed like `custom`. */
+export type FakeStepType =
+  | FakeChannel
+  | 'digest'
+  | 'delay'
+  | 'trigger'
+  | 'throttle'
+  | 'custom'
+  | 'http_request'
+  | (string & {})
+
+/** One step of a seeded workflow. Only `type` is required. */
+export interface FakeWorkflowStep {
+  type: FakeStepType
+  /** The step's identifier within the workflow; defaults to `<type>-<index>`. */
+  stepId?: string
+  name?: string
+  /** For `in_app` steps: the feed its messages belong to (`null` on the message when absent). */
+  feedIdentifier?: string
+  /** Shown on the job; defaults to a plausible provider for the channel. */
+  providerId?: string
+  /** For `digest` and `delay` steps. */
+  amount?: number
+  /** For `digest` and `delay` steps; defaults to `seconds`. */
+  unit?: string
+  /** For `digest` steps. */
+  digestKey?: string
+}
+
+/**
+ * The subset of JSON Schema the fake checks a trigger payload against: required keys and the
+ * primitive type of listed properties. A mismatch is the server's 400 `PAYLOAD_VALIDATION_ERROR`.
+ */
+export interface FakePayloadSchema {
+  required?: string[]
+  properties?: Record<
+    string,
+    { type?: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' }
+  >
+}
+
+/** A workflow to seed. The trigger `name` is matched against `identifier`. */
+export interface FakeWorkflow {
+  identifier: string
+  name?: string
+  /** Used as `workflow.slug` in preferences and accepted as a preferences `workflowId`; defaults to `identifier`. */
+  slug?: string
+  steps?: FakeWorkflowStep[]
+  /** Critical workflows ignore subscriber preferences and refuse preference updates (400). */
+  critical?: boolean
+  /** An inactive workflow acknowledges triggers with status `trigger_not_active` and sends nothing. */
+  active?: boolean
+  severity?: 'high' | 'medium' | 'low' | 'none' | (string & {})
+  tags?: string[]
+  payloadSchema?: FakePayloadSchema
+}
+
+/** A subscriber to seed, or one sent as a recipient (api.md 2.4). */
+export interface FakeSubscriber {
+  subscriberId: string
+  email?: string | null
+  firstName?: string | null
+  lastName?: string | null
+  phone?: string | null
+  avatar?: string | null
+  locale?: string | null
+  timezone?: string | null
+  data?: Record<string, unknown>
+  channels?: unknown[]
+}
+
+/** A topic to seed. Unknown subscriber ids are created, so seeding needs no particular order. */
+export interface FakeTopic {
+  topicKey: string
+  name?: string
+  subscribers?: string[]
+}
+
+/**
+ * A fixed-window rate limit: `limit` units per `windowMs`, the window starting at the first request
+ * it counts. Bulk and broadcast cost 100 units, every other operation 1.
+ */
+export interface FakeRateLimit {
+  limit: number
+  windowMs: number
+}
+
+/** Options of `createFakeService`. Everything is optional; seeded data survives `fake.reset()`. */
+export interface FakeServiceOptions {
+  /** The only key accepted. Without it, any non-empty `Authorization: ApiKey <key>` is accepted. */
+  apiKey?: string
+  workflows?: FakeWorkflow[]
+  subscribers?: FakeSubscriber[]
+  topics?: FakeTopic[]
+  /** Off by default. */
+  rateLimit?: FakeRateLimit
+  /**
+   * How a missing notification is answered: `'404'` (default) or `'null'`, the `200 {"data":null}`
+   * some server versions send (server-notes.md).
+   */
+  missingNotification?: '404' | 'null'
+}
+
+/** Make the next answers fail with an HTTP status; nothing is applied. */
+export interface FakeStatusFault {
+  status: number
+  /** How many requests in a row fail; default 1. */
+  times?: number
+  /** JSON value, or a string sent as `text/plain` (like a proxy's HTML page). Default: a server error body. */
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+/** Make the next answers a dropped connection (the client sees a socket error). */
+export interface FakeDropFault {
+  dropConnection: true
+  times?: number
+  /**
+   * Apply the request first (state and idempotency record), then drop the connection: the case of
+   * a response lost on the way back, which retries must not turn into a second send.
+   */
+  afterApply?: boolean
+}
+
+export type FakeFault = FakeStatusFault | FakeDropFault
+
+/** One request as the fake received it. */
+export interface FakeRequestRecord {
+  method: string
+  /** The URL pathname as sent (path parameters still percent-encoded). */
+  path: string
+  /** Lowercase header names. */
+  headers: Record<string, string>
+  /** The parsed JSON body, or `undefined` when there was none or it was not JSON. */
+  body: unknown
+}
+
+/** api.md 2.6, execution detail. */
+export interface FakeExecutionDetail {
+  _id: string
+  createdAt: string
+  status: 'Success' | 'Warning' | 'Failed' | 'Pending' | 'Queued' | 'ReadConfirmation'
+  detail: string
+  isRetry: boolean
+  isTest: boolean
+  providerId: string
+  raw: string
+  source: 'Credentials' | 'Internal' | 'Payload' | 'Webhook'
+}
+
+export type FakeJobStatus =
+  | 'pending'
+  | 'queued'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'delayed'
+  | 'canceled'
+  | 'merged'
+  | 'skipped'
+
+/** api.md 2.6, digest object of a job. */
+export interface FakeDigest {
+  digestKey?: string
+  amount: number
+  unit: string
+  type: 'regular'
+  events: Record<string, unknown>[]
+  backoff: boolean
+}
+
+/** api.md 2.6, step object of a job (the parts the fake can know). */
+export interface FakeJobStep {
+  _id: string
+  stepId: string
+  name: string
+  active: boolean
+  _templateId: string
+  filters: unknown[]
+  template: Record<string, unknown>
+  variants: unknown[]
+  metadata: Record<string, unknown>
+}
+
+/** api.md 2.6, job object. */
+export interface FakeJob {
+  _id: string
+  type: FakeStepType
+  status: FakeJobStatus
+  step: FakeJobStep
+  digest?: FakeDigest
+  executionDetails: FakeExecutionDetail[]
+  overrides: { workflowId: string; stepId: string }
+  payload: Record<string, unknown>
+  providerId: string
+  updatedAt: string
+  scheduleExtensionsCount: number
+}
+
+/** api.md 2.6, the record of one trigger for one subscriber. */
+export interface FakeNotification {
+  _id: string
+  _environmentId: string
+  _organizationId: string
+  _subscriberId: string
+  transactionId: string
+  _templateId: string
+  createdAt: string
+  updatedAt: string
+  channels: FakeChannel[]
+  subscriber: {
+    _id: string
+    subscriberId: string
+    firstName?: string
+    lastName?: string
+    email?: string
+    phone?: string
+  }
+  template: {
+    _id: string
+    name: string
+    origin: string
+    triggers: {
+      type: 'event'
+      identifier: string
+      variables: { name: string }[]
+      subscriberVariables: { name: string }[]
+    }[]
+  }
+  jobs: FakeJob[]
+  payload: Record<string, unknown>
+  tags: string[]
+  controls: Record<string, unknown>
+  to: Record<string, unknown>
+  topics: { _topicId: string; topicKey: string }[]
+  severity: string
+  critical: boolean
+}
+
+/** An in-app message, created when an `in_app` step completes. */
+export interface FakeMessage {
+  _id: string
+  _notificationId: string
+  subscriberId: string
+  transactionId: string
+  workflowIdentifier: string
+  stepId: string
+  feedIdentifier: string | null
+  read: boolean
+  seen: boolean
+  payload: Record<string, unknown>
+  createdAt: string
+  updatedAt: string
+}
+
+/** api.md 2.1, as returned: only some channels may be present. */
+export type FakeChannelPreferences = Partial<Record<FakeChannel, boolean>>
+
+/** api.md 2.2, one weekday. */
+export interface FakeDaySchedule {
+  isEnabled: boolean
+  hours?: { start: string; end: string }[]
+}
+
+/** api.md 2.2. */
+export interface FakeSchedule {
+  isEnabled: boolean
+  weeklySchedule?: Partial<
+    Record<
+      'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday',
+      FakeDaySchedule
+    >
+  >
+}
+
+/** api.md 2.3, the v2 preferences response. */
+export interface FakePreferences {
+  global: { enabled: boolean; channels: FakeChannelPreferences; schedule: FakeSchedule }
+  workflows: {
+    enabled: boolean
+    channels: FakeChannelPreferences
+    overrides: { channel: FakeChannel; source: 'subscriber' | 'template' | 'workflowOverride' }[]
+    workflow: { slug: string; identifier: string; name: string; updatedAt: string }
+  }[]
+}
+
+/** What `fake.listen()` resolves to. */
+export interface FakeServer {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  baseUrl: string
+  /** Stops listening and closes every connection, idle keep-alive ones included. */
+  close(): Promise<void>
+}

@@ -1,0 +1,417 @@
+import { describe, expect, it } from 'vitest'
+import { createFakeService } from '../../src/testing/index.js'
+import { API_KEY, call, data, seededFake } from './helpers.js'
+
+describe('fake.handle: envelope, statuses and errors', () => {
+  it('answers a trigger with 201, the { data } envelope, JSON and a unique x-request-id', async () => {
+    const fake = seededFake()
+    const first = await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
+    const second = await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
+    expect(first.status).toBe(201)
+    expect(first.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(data(first)).toEqual({
+      acknowledged: true,
+      status: 'processed',
+      transactionId: expect.any(String),
+    })
+    expect(first.headers.get('x-request-id')).toBeTruthy()
+    expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'))
+  })
+
+  it('gives error bodies the server shape, never wrapped', async () => {
+    const fake = seededFake()
+    const result = await call(fake, 'GET', '/v1/notifications/nope')
+    expect(result.status).toBe(404)
+    expect(result.body).toEqual({
+      statusCode: 404,
+      timestamp: expect.any(String),
+      path: '/v1/notifications/nope',
+      message: expect.stringContaining('nope'),
+      error: 'Not Found',
+    })
+  })
+
+  it('answers an unknown route with 404', async () => {
+    const result = await call(seededFake(), 'GET', '/v1/unknown')
+    expect(result.status).toBe(404)
+    expect(result.body).toMatchObject({ statusCode: 404, message: 'Cannot GET /v1/unknown' })
+  })
+
+  it('matches routes on the pathname whatever the origin, decoding each segment once', async () => {
+    const fake = seededFake()
+    const id = 'a/b c?d'
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: id })
+    const response = await fake.handle(
+      new Request(`http://other.example:8080/v1/subscribers/${encodeURIComponent(id)}/messages/mark-all`, {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${API_KEY}` },
+        body: JSON.stringify({ markAs: 'read' }),
+      }),
+    )
+    expect(response.status).toBe(201)
+    expect(await response.json()).toEqual({ data: 1 })
+    expect(fake.requests[1]?.path).toBe('/v1/subscribers/a%2Fb%20c%3Fd/messages/mark-all')
+  })
+
+  it('refuses a body that is not JSON with 400', async () => {
+    const fake = seededFake()
+    const response = await fake.handle(
+      new Request('https://fake.test/v1/events/trigger', {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${API_KEY}` },
+        body: '{not json',
+      }),
+    )
+    expect(response.status).toBe(400)
+  })
+})
+
+describe('fake.handle: authentication', () => {
+  it.each([
+    ['missing', undefined],
+    ['another scheme', `Bearer ${API_KEY}`],
+    ['an empty key', 'ApiKey '],
+    ['a wrong key', 'ApiKey other'],
+  ])('refuses %s with 401', async (_label, authorization) => {
+    const fake = seededFake()
+    const headers = new Headers({ 'content-type': 'application/json' })
+    if (authorization !== undefined) headers.set('authorization', authorization)
+    const response = await fake.handle(
+      new Request('https://fake.test/v1/events/trigger', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'welcome', to: 'alice' }),
+      }),
+    )
+    expect(response.status).toBe(401)
+    expect(await response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' })
+    expect(fake.notifications).toHaveLength(0)
+  })
+
+  it('accepts any non-empty key when no apiKey is configured', async () => {
+    const fake = createFakeService({ workflows: [{ identifier: 'w', steps: [{ type: 'email' }] }] })
+    const result = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { name: 'w', to: 'x' },
+      { authorization: 'ApiKey whatever' },
+    )
+    expect(result.status).toBe(201)
+  })
+})
+
+describe('fake.handle: triggers', () => {
+  it('creates one notification per recipient with a job per step and creates unknown subscribers', async () => {
+    const fake = seededFake()
+    const result = await call(fake, 'POST', '/v1/events/trigger', {
+      name: 'welcome',
+      to: ['alice', { subscriberId: 'dave', email: 'dave@example.com' }, 'erin'],
+      payload: { greeting: 'hi' },
+    })
+    const { transactionId } = data(result) as { transactionId: string }
+    const notifications = fake.notifications
+    expect(notifications.map((n) => n.subscriber.subscriberId)).toEqual(['alice', 'dave', 'erin'])
+    const dave = notifications[1]
+    expect(dave).toMatchObject({
+      transactionId,
+      payload: { greeting: 'hi' },
+      to: { subscriberId: 'dave', email: 'dave@example.com' },
+      subscriber: { subscriberId: 'dave', email: 'dave@example.com' },
+      channels: ['in_app', 'email'],
+      template: { name: 'Welcome', triggers: [{ type: 'event', identifier: 'welcome' }] },
+      critical: false,
+    })
+    expect(dave?.jobs.map((j) => [j.type, j.status])).toEqual([
+      ['in_app', 'completed'],
+      ['email', 'completed'],
+    ])
+    expect(dave?.jobs[0]?.executionDetails[0]).toMatchObject({ status: 'Success' })
+    expect(fake.messages('erin')).toHaveLength(1)
+    expect(fake.preferences('erin')).toBeDefined()
+  })
+
+  it('expands a topic to its subscribers minus exclude, the actor, and those named directly', async () => {
+    const fake = seededFake()
+    fake.addTopic({ topicKey: 'team', subscribers: ['dave'] })
+    await call(fake, 'POST', '/v1/events/trigger', {
+      name: 'welcome',
+      to: ['bob', { type: 'Topic', topicKey: 'team', exclude: ['carol'] }],
+      actor: 'dave',
+    })
+    const notifications = fake.notifications
+    expect(notifications.map((n) => n.subscriber.subscriberId)).toEqual(['bob', 'alice'])
+    expect(notifications[0]?.topics).toEqual([])
+    expect(notifications[1]?.topics).toEqual([{ _topicId: expect.any(String), topicKey: 'team' }])
+  })
+
+  it('answers an unknown workflow with 422 workflow_not_found, without errors', async () => {
+    const result = await call(seededFake(), 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' })
+    expect(result.status).toBe(422)
+    expect(result.body).toMatchObject({ statusCode: 422, message: 'workflow_not_found' })
+    expect(result.body).not.toHaveProperty('errors')
+  })
+
+  it('answers an invalid body with 422 and per-field errors', async () => {
+    const result = await call(seededFake(), 'POST', '/v1/events/trigger', { name: 5, payload: [] })
+    expect(result.status).toBe(422)
+    expect(result.body).toMatchObject({
+      errors: {
+        name: { messages: ['name must be a string'], value: 5 },
+        to: { messages: ['to should not be null or undefined'] },
+        payload: { messages: ['payload must be an object'] },
+      },
+    })
+  })
+
+  it('checks the payload against the workflow payload schema with 400 PAYLOAD_VALIDATION_ERROR', async () => {
+    const fake = createFakeService({
+      workflows: [
+        {
+          identifier: 'order',
+          steps: [{ type: 'email' }],
+          payloadSchema: { required: ['orderId'], properties: { total: { type: 'number' } } },
+        },
+      ],
+    })
+    const result = await call(fake, 'POST', '/v1/events/trigger', {
+      name: 'order',
+      to: 'x',
+      payload: { total: 'ten' },
+    })
+    expect(result.status).toBe(400)
+    expect(result.body).toMatchObject({
+      type: 'PAYLOAD_VALIDATION_ERROR',
+      errors: [
+        { field: 'orderId', message: "must have required property 'orderId'" },
+        { field: 'total', message: 'must be number', value: 'ten' },
+      ],
+    })
+  })
+
+  it('ignores a repeated transactionId: acknowledged again, nothing created', async () => {
+    const fake = seededFake()
+    const body = { name: 'welcome', to: 'alice', transactionId: 'tx-1' }
+    const first = await call(fake, 'POST', '/v1/events/trigger', body)
+    const second = await call(fake, 'POST', '/v1/events/trigger', { ...body, to: 'bob' })
+    expect(second.status).toBe(201)
+    expect(data(second)).toEqual(data(first))
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('acknowledges inactive and empty workflows with their statuses', async () => {
+    const fake = createFakeService({
+      workflows: [{ identifier: 'off', active: false, steps: [{ type: 'email' }] }, { identifier: 'empty' }],
+    })
+    const off = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { name: 'off', to: 'x' },
+      { authorization: 'ApiKey k' },
+    )
+    const empty = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { name: 'empty', to: 'x' },
+      { authorization: 'ApiKey k' },
+    )
+    expect(data(off)).toMatchObject({ acknowledged: true, status: 'trigger_not_active' })
+    expect(data(empty)).toMatchObject({ acknowledged: true, status: 'no_workflow_steps_defined' })
+    expect(fake.notifications).toHaveLength(0)
+  })
+
+  it('leaves a digest delayed with later steps pending, cancels them once, then answers false', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'digest', to: 'alice', transactionId: 'tx-d' })
+    expect(fake.notifications[0]?.jobs.map((j) => j.status)).toEqual(['completed', 'delayed', 'pending'])
+    expect(fake.notifications[0]?.jobs[1]?.digest).toMatchObject({
+      amount: 10,
+      unit: 'seconds',
+      type: 'regular',
+    })
+
+    const first = await call(fake, 'DELETE', '/v1/events/trigger/tx-d')
+    const second = await call(fake, 'DELETE', '/v1/events/trigger/tx-d')
+    expect([first.status, first.body]).toEqual([200, { data: true }])
+    expect([second.status, second.body]).toEqual([200, { data: false }])
+    expect(fake.notifications[0]?.jobs.map((j) => j.status)).toEqual(['completed', 'canceled', 'canceled'])
+  })
+
+  it('answers false when canceling a transaction with nothing delayed', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice', transactionId: 'tx-w' })
+    expect((await call(fake, 'DELETE', '/v1/events/trigger/tx-w')).body).toEqual({ data: false })
+    expect((await call(fake, 'DELETE', '/v1/events/trigger/unknown')).body).toEqual({ data: false })
+  })
+
+  it('processes each bulk event on its own, in order', async () => {
+    const fake = seededFake()
+    const result = await call(fake, 'POST', '/v1/events/trigger/bulk', {
+      events: [
+        { name: 'welcome', to: 'alice' },
+        { name: 'nope', to: 'alice' },
+        { name: 'welcome', to: 'bob' },
+      ],
+    })
+    expect(result.status).toBe(201)
+    expect(data(result)).toEqual([
+      { acknowledged: true, status: 'processed', transactionId: expect.any(String) },
+      { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
+      { acknowledged: true, status: 'processed', transactionId: expect.any(String) },
+    ])
+    expect(fake.notifications).toHaveLength(2)
+  })
+
+  it.each([0, 101])('refuses a bulk of %i events with 422', async (count) => {
+    const events = Array.from({ length: count }, () => ({ name: 'welcome', to: 'alice' }))
+    const result = await call(seededFake(), 'POST', '/v1/events/trigger/bulk', { events })
+    expect(result.status).toBe(422)
+    expect(result.body).toHaveProperty('errors.events')
+  })
+
+  it('broadcasts to every subscriber and requires a payload object', async () => {
+    const fake = seededFake()
+    const result = await call(fake, 'POST', '/v1/events/trigger/broadcast', { name: 'welcome', payload: {} })
+    expect(result.status).toBe(201)
+    expect(fake.notifications.map((n) => n.subscriber.subscriberId).sort()).toEqual(['alice', 'bob', 'carol'])
+    const missing = await call(fake, 'POST', '/v1/events/trigger/broadcast', { name: 'welcome' })
+    expect(missing.status).toBe(422)
+    expect(missing.body).toHaveProperty('errors.payload')
+  })
+
+  it('returns the stored notification, or 404, or 200 null when configured like older servers', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
+    const id = fake.notifications[0]?._id
+    const found = await call(fake, 'GET', `/v1/notifications/${id}`)
+    expect(found.status).toBe(200)
+    expect(data(found)).toEqual(fake.notifications[0])
+    const nullFake = seededFake({ missingNotification: 'null' })
+    expect((await call(nullFake, 'GET', '/v1/notifications/x')).body).toEqual({ data: null })
+  })
+})
+
+describe('fake.handle: messages', () => {
+  it('marks in-app messages and counts only those that changed', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'feeds', to: 'alice' })
+    const mark = (body: unknown) => call(fake, 'POST', '/v1/subscribers/alice/messages/mark-all', body)
+    const seen = await mark({ markAs: 'seen', feedIdentifier: 'news' })
+    expect([seen.status, seen.body]).toEqual([201, { data: 1 }])
+    expect(data(await mark({ markAs: 'read', feedIdentifier: ['news', 'alerts'] }))).toBe(2)
+    expect(data(await mark({ markAs: 'read' }))).toBe(1)
+    expect(data(await mark({ markAs: 'read' }))).toBe(0)
+    expect(data(await mark({ markAs: 'unseen' }))).toBe(3)
+    expect(fake.messages('alice').map((m) => [m.feedIdentifier, m.read, m.seen])).toEqual([
+      ['news', false, false],
+      ['alerts', false, false],
+      [null, false, false],
+    ])
+  })
+
+  it('answers 404 for an unknown subscriber and 422 for an unknown markAs', async () => {
+    const fake = seededFake()
+    expect(
+      (await call(fake, 'POST', '/v1/subscribers/ghost/messages/mark-all', { markAs: 'read' })).status,
+    ).toBe(404)
+    const invalid = await call(fake, 'POST', '/v1/subscribers/alice/messages/mark-all', {
+      markAs: 'archived',
+    })
+    expect(invalid.status).toBe(422)
+    expect(invalid.body).toMatchObject({ errors: { markAs: { value: 'archived' } } })
+  })
+})
+
+describe('fake.handle: preferences', () => {
+  const path = '/v2/subscribers/alice/preferences'
+
+  it('merges global channels and returns the v2 shape', async () => {
+    const fake = seededFake()
+    await call(fake, 'PATCH', path, { channels: { email: false } })
+    const result = await call(fake, 'PATCH', path, { channels: { sms: false } })
+    expect(result.status).toBe(200)
+    const prefs = data(result) as {
+      global: unknown
+      workflows: { workflow: { identifier: string }; channels: unknown }[]
+    }
+    expect(prefs.global).toEqual({
+      enabled: true,
+      channels: { in_app: true, email: false, sms: false },
+      schedule: { isEnabled: false },
+    })
+    expect(prefs.workflows.map((w) => w.workflow.identifier)).toEqual([
+      'welcome',
+      'feeds',
+      'digest',
+      'delayed',
+    ])
+    expect(prefs.workflows[0]).toEqual({
+      enabled: true,
+      channels: { in_app: true, email: false },
+      overrides: [],
+      workflow: { slug: 'welcome', identifier: 'welcome', name: 'Welcome', updatedAt: expect.any(String) },
+    })
+  })
+
+  it('updates one workflow and stores a schedule at the global level', async () => {
+    const fake = seededFake()
+    const schedule = {
+      isEnabled: true,
+      weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+    }
+    const result = await call(fake, 'PATCH', path, {
+      workflowId: 'welcome',
+      channels: { in_app: false },
+      schedule,
+    })
+    const prefs = data(result) as {
+      global: { schedule: unknown }
+      workflows: { channels: unknown; overrides: unknown }[]
+    }
+    expect(prefs.global.schedule).toEqual(schedule)
+    expect(prefs.workflows[0]).toMatchObject({
+      channels: { in_app: false, email: true },
+      overrides: [{ channel: 'in_app', source: 'subscriber' }],
+    })
+    expect(fake.preferences('alice')).toEqual(prefs)
+  })
+
+  it('skips a channel the subscriber switched off, unless the workflow is critical', async () => {
+    const fake = seededFake()
+    await call(fake, 'PATCH', path, { channels: { email: false } })
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'security', to: 'alice' })
+    expect(fake.notifications.map((n) => n.jobs.map((j) => j.status))).toEqual([
+      ['completed', 'skipped'],
+      ['completed'],
+    ])
+  })
+
+  it('refuses a critical workflow with 400, an unknown one with 404, an unknown subscriber with 404', async () => {
+    const fake = seededFake()
+    expect(
+      (await call(fake, 'PATCH', path, { workflowId: 'security', channels: { email: false } })).status,
+    ).toBe(400)
+    expect((await call(fake, 'PATCH', path, { workflowId: 'nope' })).status).toBe(404)
+    expect((await call(fake, 'PATCH', '/v2/subscribers/ghost/preferences', {})).status).toBe(404)
+  })
+
+  it('refuses malformed channels and schedules with 422', async () => {
+    const fake = seededFake()
+    const result = await call(fake, 'PATCH', path, {
+      channels: { fax: true, email: 'no' },
+      schedule: {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9am', end: '5pm' }] } },
+      },
+    })
+    expect(result.status).toBe(422)
+    expect(Object.keys((result.body as { errors: object }).errors).sort()).toEqual([
+      'channels.email',
+      'channels.fax',
+      'schedule.weeklySchedule.monday.hours',
+    ])
+  })
+})

@@ -1,0 +1,116 @@
+import { getResponse } from 'msw'
+import { Agent, request } from 'undici'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMswDispatcher, type FakeServer, serveFetchHandler } from '../../src/testing/index.js'
+import { API_KEY, seededFake } from './helpers.js'
+
+const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }
+const body = JSON.stringify({ name: 'welcome', to: 'alice' })
+
+describe('fake.dispatcher', () => {
+  it('answers undici requests in memory', async () => {
+    const fake = seededFake()
+    const response = await request('https://fake.test/v1/events/trigger', {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: fake.dispatcher,
+    })
+    expect(response.statusCode).toBe(201)
+    expect(await response.body.json()).toMatchObject({ data: { status: 'processed' } })
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('turns a dropped connection into a socket error', async () => {
+    const fake = seededFake()
+    fake.failNext({ dropConnection: true })
+    await expect(
+      request('https://fake.test/v1/notifications/x', { headers, dispatcher: fake.dispatcher }),
+    ).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' })
+  })
+})
+
+describe('fake.handlers', () => {
+  it('serve the seven routes on any origin through msw', async () => {
+    const fake = seededFake()
+    const response = await request('https://anything.example/v1/events/trigger', {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: createMswDispatcher(fake.handlers),
+    })
+    expect(response.statusCode).toBe(201)
+    await response.body.dump()
+    expect(fake.handlers).toHaveLength(7)
+  })
+
+  it('leave other paths to other handlers', async () => {
+    const fake = seededFake()
+    expect(await getResponse(fake.handlers, new Request('https://x.test/v1/other'))).toBeUndefined()
+    const encoded = await getResponse(
+      fake.handlers,
+      new Request('https://x.test/v1/subscribers/a%2Fb/messages/mark-all', {
+        method: 'POST',
+        headers,
+        body: '{}',
+      }),
+    )
+    expect(encoded?.status).toBe(422)
+  })
+})
+
+describe('fake.listen', () => {
+  let server: FakeServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  it('serves the fake on 127.0.0.1 over a real socket', async () => {
+    const fake = seededFake()
+    server = await fake.listen()
+    expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const triggered = await request(`${server.baseUrl}/v1/events/trigger`, { method: 'POST', headers, body })
+    expect(triggered.statusCode).toBe(201)
+    expect(triggered.headers['x-request-id']).toBeTruthy()
+    await triggered.body.dump()
+    const id = fake.notifications[0]?._id
+    const read = await request(`${server.baseUrl}/v1/notifications/${id}`, { headers })
+    expect(await read.body.json()).toMatchObject({ data: { _id: id } })
+  })
+
+  it('drops the socket without answering for a dropped-connection fault', async () => {
+    const fake = seededFake()
+    server = await fake.listen()
+    fake.failNext({ dropConnection: true })
+    await expect(request(`${server.baseUrl}/v1/notifications/x`, { headers })).rejects.toMatchObject({
+      code: 'UND_ERR_SOCKET',
+    })
+  })
+
+  it('closes idle keep-alive connections on close()', async () => {
+    const fake = seededFake()
+    server = await fake.listen()
+    const agent = new Agent({ keepAliveTimeout: 60_000 })
+    const response = await request(`${server.baseUrl}/v1/notifications/x`, { headers, dispatcher: agent })
+    await response.body.dump()
+    const started = Date.now()
+    await server.close()
+    server = undefined
+    expect(Date.now() - started).toBeLessThan(1000)
+    await agent.close()
+  })
+})
+
+describe('serveFetchHandler', () => {
+  it('answers 404 when the handler answers nothing', async () => {
+    const served = await serveFetchHandler(() => undefined)
+    try {
+      const response = await request(`${served.baseUrl}/x`)
+      expect(response.statusCode).toBe(404)
+      await response.body.dump()
+    } finally {
+      await served.close()
+    }
+  })
+})

@@ -1,0 +1,233 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { API_KEY, call, data, seededFake } from './helpers.js'
+
+const trigger = { name: 'welcome', to: 'alice' }
+
+describe('idempotency keys', () => {
+  it('replays the stored response for the same key and body, without applying again', async () => {
+    const fake = seededFake()
+    const key = { 'idempotency-key': 'k-1' }
+    const first = await call(fake, 'POST', '/v1/events/trigger', trigger, key)
+    const replay = await call(fake, 'POST', '/v1/events/trigger', { to: 'alice', name: 'welcome' }, key)
+    expect(first.headers.get('idempotency-replay')).toBeNull()
+    expect(first.headers.get('idempotency-key')).toBe('k-1')
+    expect(replay.status).toBe(201)
+    expect(replay.body).toEqual(first.body)
+    expect(replay.headers.get('idempotency-key')).toBe('k-1')
+    expect(replay.headers.get('idempotency-replay')).toBe('true')
+    expect(replay.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('replays errors too', async () => {
+    const fake = seededFake()
+    const key = { 'idempotency-key': 'k-err' }
+    const first = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
+    fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
+    const replay = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
+    expect([first.status, replay.status]).toEqual([422, 422])
+    expect(replay.body).toEqual(first.body)
+    expect(replay.headers.get('idempotency-replay')).toBe('true')
+  })
+
+  it('answers 422 for the same key with another body, and 400 for a key over 255 characters', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', trigger, { 'idempotency-key': 'k-2' })
+    const other = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { ...trigger, to: 'bob' },
+      { 'idempotency-key': 'k-2' },
+    )
+    expect(other.status).toBe(422)
+    expect(other.body).not.toHaveProperty('errors')
+    const long = await call(fake, 'POST', '/v1/events/trigger', trigger, {
+      'idempotency-key': 'x'.repeat(256),
+    })
+    expect(long.status).toBe(400)
+    const longest = await call(fake, 'POST', '/v1/events/trigger', trigger, {
+      'idempotency-key': 'y'.repeat(255),
+    })
+    expect(longest.status).toBe(201)
+    expect(fake.notifications).toHaveLength(2)
+  })
+
+  it('ignores keys on GET and DELETE', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', { name: 'digest', to: 'alice', transactionId: 't' })
+    const key = { 'idempotency-key': 'k-del' }
+    expect(data(await call(fake, 'DELETE', '/v1/events/trigger/t', undefined, key))).toBe(true)
+    const again = await call(fake, 'DELETE', '/v1/events/trigger/t', undefined, key)
+    expect(data(again)).toBe(false)
+    expect(again.headers.get('idempotency-replay')).toBeNull()
+  })
+
+  describe('while the first request is in flight', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('answers 409 with Retry-After: 1 to the same key', async () => {
+      vi.useFakeTimers()
+      const fake = seededFake()
+      fake.delay(1000)
+      const key = { 'idempotency-key': 'k-slow' }
+      const first = call(fake, 'POST', '/v1/events/trigger', trigger, key)
+      await vi.advanceTimersByTimeAsync(10)
+      const second = call(fake, 'POST', '/v1/events/trigger', trigger, key)
+      await vi.advanceTimersByTimeAsync(1000)
+      const [a, b] = await Promise.all([first, second])
+      expect(a.status).toBe(201)
+      expect(b.status).toBe(409)
+      expect(b.headers.get('retry-after')).toBe('1')
+      const third = call(fake, 'POST', '/v1/events/trigger', trigger, key)
+      await vi.advanceTimersByTimeAsync(1000)
+      expect((await third).headers.get('idempotency-replay')).toBe('true')
+      expect(fake.notifications).toHaveLength(1)
+    })
+  })
+})
+
+describe('rate limiting', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('is off by default', async () => {
+    const result = await call(seededFake(), 'POST', '/v1/events/trigger', trigger)
+    expect(result.headers.get('ratelimit-limit')).toBeNull()
+  })
+
+  it('sends RateLimit headers and answers 429 with Retry-After once the window is spent', async () => {
+    vi.useFakeTimers()
+    const fake = seededFake({ rateLimit: { limit: 3, windowMs: 10_000 } })
+    const results = []
+    for (let i = 0; i < 4; i++) results.push(await call(fake, 'POST', '/v1/events/trigger', trigger))
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 429])
+    expect(results[0]?.headers.get('ratelimit-limit')).toBe('3')
+    expect(results.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['2', '1', '0', '0'])
+    expect(results[0]?.headers.get('ratelimit-reset')).toBe('10')
+    expect(results[0]?.headers.get('ratelimit-policy')).toBe('3;w=10')
+    expect(results[3]?.body).toMatchObject({ statusCode: 429, message: 'API rate limit exceeded' })
+    expect(results[3]?.headers.get('retry-after')).toBe('10')
+    expect(fake.notifications).toHaveLength(3)
+
+    vi.advanceTimersByTime(10_000)
+    expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
+  })
+
+  it('charges 100 units for bulk and broadcast', async () => {
+    const fake = seededFake({ rateLimit: { limit: 150, windowMs: 60_000 } })
+    const bulk = await call(fake, 'POST', '/v1/events/trigger/bulk', { events: [trigger] })
+    expect(bulk.headers.get('ratelimit-remaining')).toBe('50')
+    const broadcast = await call(fake, 'POST', '/v1/events/trigger/broadcast', {
+      name: 'welcome',
+      payload: {},
+    })
+    expect(broadcast.status).toBe(429)
+    expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).headers.get('ratelimit-remaining')).toBe(
+      '49',
+    )
+  })
+})
+
+describe('fault injection', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('fails the next requests with a status, without applying them', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 503, times: 2 })
+    const statuses = []
+    for (let i = 0; i < 3; i++)
+      statuses.push((await call(fake, 'POST', '/v1/events/trigger', trigger)).status)
+    expect(statuses).toEqual([503, 503, 201])
+    expect(fake.notifications).toHaveLength(1)
+    expect(fake.requests).toHaveLength(3)
+  })
+
+  it('sends a custom body and headers, a string body as text', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } })
+    const response = await fake.handle(new Request('https://fake.test/v1/notifications/x'))
+    expect(response.status).toBe(502)
+    expect(response.headers.get('content-type')).toBe('text/html')
+    expect(await response.text()).toBe('<html>Bad gateway</html>')
+  })
+
+  it('drops the connection before or after applying', async () => {
+    const fake = seededFake()
+    fake.failNext({ dropConnection: true })
+    fake.failNext({ dropConnection: true, afterApply: true })
+    const request = () =>
+      fake.handle(
+        new Request('https://fake.test/v1/events/trigger', {
+          method: 'POST',
+          headers: { authorization: `ApiKey ${API_KEY}`, 'idempotency-key': 'k-drop' },
+          body: JSON.stringify(trigger),
+        }),
+      )
+    expect((await request()).type).toBe('error')
+    expect(fake.notifications).toHaveLength(0)
+    expect((await request()).type).toBe('error')
+    expect(fake.notifications).toHaveLength(1)
+    const retry = await request()
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotency-replay')).toBe('true')
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('delays answers on timers', async () => {
+    vi.useFakeTimers()
+    const fake = seededFake()
+    fake.delay(500)
+    let done = false
+    const pending = call(fake, 'POST', '/v1/events/trigger', trigger).then((r) => {
+      done = true
+      return r
+    })
+    await vi.advanceTimersByTimeAsync(499)
+    expect(done).toBe(false)
+    expect(fake.notifications).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1)
+    expect((await pending).status).toBe(201)
+    fake.delay(0)
+    expect((await call(fake, 'GET', '/v1/notifications/x')).status).toBe(404)
+  })
+})
+
+describe('inspection', () => {
+  it('records requests with lowercase headers and parsed bodies, and reset forgets everything but the seed', async () => {
+    const fake = seededFake()
+    fake.addWorkflow({ identifier: 'later', steps: [{ type: 'email' }] })
+    await call(fake, 'POST', '/v1/events/trigger', trigger, { 'X-Custom': 'yes' })
+    await call(fake, 'GET', '/v1/notifications/x')
+    expect(fake.requests).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/events/trigger',
+        headers: expect.objectContaining({ 'x-custom': 'yes', authorization: `ApiKey ${API_KEY}` }),
+        body: trigger,
+      },
+      { method: 'GET', path: '/v1/notifications/x', headers: expect.any(Object), body: undefined },
+    ])
+    fake.failNext({ status: 500 })
+    fake.reset()
+    expect(fake.requests).toEqual([])
+    expect(fake.notifications).toEqual([])
+    expect(fake.messages('alice')).toEqual([])
+    expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
+    expect((await call(fake, 'POST', '/v1/events/trigger', { name: 'later', to: 'alice' })).status).toBe(422)
+  })
+
+  it('returns copies, so callers cannot change the state', async () => {
+    const fake = seededFake()
+    await call(fake, 'POST', '/v1/events/trigger', trigger)
+    const [notification] = fake.notifications
+    if (notification) notification.payload.changed = true
+    expect(fake.notifications[0]?.payload).toEqual({})
+    expect(fake.preferences('ghost')).toBeUndefined()
+  })
+})

@@ -1,0 +1,198 @@
+import { readFileSync } from 'node:fs'
+import { inspect } from 'node:util'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { NotificationClient, NotifyKitError, TimeoutError, VERSION } from '../src/index.js'
+import { startServer, type TestServer } from './helpers/servers.js'
+import { API_KEY, answeringClient, json, onlyRequest, rejectionOf } from './helpers/wire.js'
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+/** The message of the error a constructor call throws. */
+function constructionError(create: () => unknown): NotifyKitError {
+  try {
+    create()
+  } catch (error) {
+    expect(error).toBeInstanceOf(NotifyKitError)
+    expect((error as NotifyKitError).code).toBe('NOTIFYKIT_CONFIGURATION')
+    return error as NotifyKitError
+  }
+  throw new Error('Expected the constructor to throw')
+}
+
+describe('environment fallbacks', () => {
+  it('new NotificationClient() works when NOTIFYKIT_API_KEY and NOTIFYKIT_BASE_URL are set', () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', 'env-key')
+    vi.stubEnv('NOTIFYKIT_BASE_URL', 'https://env.api.test')
+    expect(() => new NotificationClient()).not.toThrow()
+  })
+
+  it('sends the key and uses the base URL taken from the environment', async () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', 'env-key')
+    vi.stubEnv('NOTIFYKIT_BASE_URL', 'https://env.api.test/prefix')
+    const { seen, dispatcher } = answeringClient(() => json({ data: true }))
+    const client = new NotificationClient({ dispatcher })
+    await client.events.cancel('tx-1')
+    const request = onlyRequest(seen)
+    expect(request.headers.authorization).toBe('ApiKey env-key')
+    expect(request.url).toBe('https://env.api.test/prefix/v1/events/trigger/tx-1')
+  })
+
+  it('prefers constructor options over the environment', async () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', 'env-key')
+    vi.stubEnv('NOTIFYKIT_BASE_URL', 'https://env.api.test')
+    const { client, seen } = answeringClient(() => json({ data: true }))
+    await client.events.cancel('tx-1')
+    expect(onlyRequest(seen).headers.authorization).toBe(`ApiKey ${API_KEY}`)
+    expect(onlyRequest(seen).url).toBe('https://api.test/v1/events/trigger/tx-1')
+  })
+
+  it('names the API key when only it is missing', () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', undefined)
+    vi.stubEnv('NOTIFYKIT_BASE_URL', 'https://env.api.test')
+    const error = constructionError(() => new NotificationClient())
+    expect(error.message).toContain('NOTIFYKIT_API_KEY')
+    expect(error.message).not.toContain('NOTIFYKIT_BASE_URL')
+  })
+
+  it('names the base URL when only it is missing', () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', 'env-key')
+    vi.stubEnv('NOTIFYKIT_BASE_URL', undefined)
+    const error = constructionError(() => new NotificationClient())
+    expect(error.message).toContain('NOTIFYKIT_BASE_URL')
+    expect(error.message).not.toContain('NOTIFYKIT_API_KEY')
+    expect(error.message).not.toContain('env-key')
+  })
+
+  it('names both when both are missing, and treats empty variables as missing', () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', '')
+    vi.stubEnv('NOTIFYKIT_BASE_URL', undefined)
+    const error = constructionError(() => new NotificationClient())
+    expect(error.message).toContain('NOTIFYKIT_API_KEY')
+    expect(error.message).toContain('NOTIFYKIT_BASE_URL')
+  })
+})
+
+describe('baseUrl rules', () => {
+  const create = (baseUrl: string, allowInsecureHttp?: boolean) =>
+    new NotificationClient({ apiKey: API_KEY, baseUrl, allowInsecureHttp })
+
+  it.each([
+    'https://api.example.com',
+    'https://api.example.com:8443/notify/',
+    'http://127.0.0.1:3000',
+    'http://127.1.2.3',
+    'http://localhost:8080',
+    'http://[::1]:4000',
+  ])('accepts %s', (baseUrl) => {
+    expect(() => create(baseUrl)).not.toThrow()
+  })
+
+  it.each(['http://api.example.com', 'http://10.0.0.5', 'http://127.0.0.1.example.com'])(
+    'refuses http to a remote host (%s) unless allowInsecureHttp',
+    (baseUrl) => {
+      const error = constructionError(() => create(baseUrl))
+      expect(error.message).toContain('https')
+      expect(() => create(baseUrl, true)).not.toThrow()
+    },
+  )
+
+  it.each([
+    ['credentials', 'https://user:s3cret-pass@api.example.com', 'credentials'],
+    ['a query string', 'https://api.example.com/?region=eu', 'query'],
+    ['an empty query string', 'https://api.example.com/?', 'query'],
+    ['a fragment', 'https://api.example.com/#top', 'fragment'],
+    ['another scheme', 'ftp://api.example.com', 'https'],
+    ['a relative URL', '/v1', 'URL'],
+  ])('refuses %s', (_what, baseUrl, named) => {
+    const error = constructionError(() => create(baseUrl))
+    expect(error.message).toContain(named)
+    expect(error.message).not.toContain('s3cret-pass')
+  })
+})
+
+describe('API key', () => {
+  it.each([
+    ['a line feed', 'nk_live_abc\nX-Injected: 1'],
+    ['a carriage return', 'nk_live_abc\r'],
+    ['a CRLF', 'nk_live_abc\r\nHost: evil.test'],
+  ])('with %s is refused at construction, without repeating the key', (_what, apiKey) => {
+    const error = constructionError(() => new NotificationClient({ apiKey, baseUrl: 'https://api.test' }))
+    expect(error.message).not.toContain('nk_live_abc')
+    expect(String(error.stack)).not.toContain('nk_live_abc')
+  })
+
+  it('a blank key is refused', () => {
+    constructionError(() => new NotificationClient({ apiKey: '   ', baseUrl: 'https://api.test' }))
+  })
+})
+
+describe('withOptions', () => {
+  let server: TestServer | undefined
+
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  it('shares the connection pool and changes the key and timeout', async () => {
+    const authorizations: (string | undefined)[] = []
+    server = await startServer((req, res) => {
+      authorizations.push(req.headers.authorization)
+      if (req.url?.endsWith('/slow')) return // never answers
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 13 })
+      res.end('{"data":true}')
+    })
+    const parent = new NotificationClient({ apiKey: 'parent-key', baseUrl: server.baseUrl, maxRetries: 0 })
+    const tenant = parent.withOptions({ apiKey: 'tenant-key', timeoutMs: 100 })
+    try {
+      await parent.events.cancel('tx-1')
+      await new Promise((resolve) => setImmediate(resolve))
+      await tenant.events.cancel('tx-2')
+      // One socket for both clients: the derived client went through the parent's pool.
+      expect(server.connections()).toBe(1)
+      expect(authorizations).toEqual(['ApiKey parent-key', 'ApiKey tenant-key'])
+
+      const error = await rejectionOf(tenant.events.cancel('slow'))
+      expect(error).toBeInstanceOf(TimeoutError)
+
+      // Closing the derived client leaves the shared pool open for the parent.
+      await tenant.close()
+      await expect(parent.events.cancel('tx-3')).resolves.toBe(true)
+    } finally {
+      await parent.close()
+    }
+  })
+
+  it('keeps the parent’s other options (base URL, defaultHeaders)', async () => {
+    const { client, seen } = answeringClient(() => json({ data: true }), {
+      defaultHeaders: { 'x-team': 'growth' },
+    })
+    await client.withOptions({ apiKey: 'other-key' }).events.cancel('tx-1')
+    const request = onlyRequest(seen)
+    expect(request.url).toBe('https://api.test/v1/events/trigger/tx-1')
+    expect(request.headers['x-team']).toBe('growth')
+    expect(request.headers.authorization).toBe('ApiKey other-key')
+  })
+})
+
+describe('package facts and secrecy', () => {
+  it('VERSION equals package.json’s version', () => {
+    expect(VERSION).toBe(packageJson.version)
+  })
+
+  it('util.inspect and JSON.stringify of a client do not contain the key', () => {
+    const apiKey = 'nk_live_very_secret_value'
+    const client = new NotificationClient({ apiKey, baseUrl: 'https://api.test' })
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(apiKey)
+    expect(JSON.stringify(client)).not.toContain(apiKey)
+    expect(JSON.stringify({ nested: { client } })).not.toContain(apiKey)
+    expect(inspect(client.events, { depth: 10 })).not.toContain(apiKey)
+    expect(inspect(client.withOptions({ timeoutMs: 1_000 }), { depth: 10 })).not.toContain(apiKey)
+  })
+})

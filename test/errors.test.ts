@@ -1,0 +1,289 @@
+import { http } from 'msw'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  NotificationClient,
+  NotifyKitError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from '../src/index.js'
+import { startServer } from './helpers/servers.js'
+import { answeringClient, json, mswClient, onlyRequest, rejectionOf, UUID } from './helpers/wire.js'
+
+// Retries are another suite's subject: every status here is seen exactly once.
+const NO_RETRIES = { maxRetries: 0 }
+
+function errorBody(statusCode: number, message: unknown, error: string, extra: Record<string, unknown> = {}) {
+  return {
+    statusCode,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    path: '/v1/events/trigger',
+    message,
+    error,
+    ...extra,
+  }
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('status → error class', () => {
+  it.each([
+    [400, 'BadRequestError', 'NOTIFYKIT_BAD_REQUEST', 'Bad Request', BadRequestError],
+    [401, 'AuthenticationError', 'NOTIFYKIT_AUTHENTICATION', 'Unauthorized', AuthenticationError],
+    [403, 'PermissionDeniedError', 'NOTIFYKIT_PERMISSION_DENIED', 'Forbidden', PermissionDeniedError],
+    [404, 'NotFoundError', 'NOTIFYKIT_NOT_FOUND', 'Not Found', NotFoundError],
+    [409, 'ConflictError', 'NOTIFYKIT_CONFLICT', 'Conflict', ConflictError],
+    [
+      422,
+      'UnprocessableEntityError',
+      'NOTIFYKIT_UNPROCESSABLE_ENTITY',
+      'Unprocessable Entity',
+      UnprocessableEntityError,
+    ],
+    [429, 'RateLimitError', 'NOTIFYKIT_RATE_LIMIT', 'Too Many Requests', RateLimitError],
+    [500, 'InternalServerError', 'NOTIFYKIT_INTERNAL_SERVER', 'Internal Server Error', InternalServerError],
+    [502, 'InternalServerError', 'NOTIFYKIT_INTERNAL_SERVER', 'Bad Gateway', InternalServerError],
+    [503, 'InternalServerError', 'NOTIFYKIT_INTERNAL_SERVER', 'Service Unavailable', InternalServerError],
+  ])(
+    '%i → %s with code %s, status, headers, body, message, requestId, key and attempts',
+    async (status, _className, code, reason, ErrorClass) => {
+      const body = errorBody(status, `server says ${status}`, reason)
+      const { client, seen } = answeringClient(
+        () => json(body, status, { 'x-request-id': `req-${status}` }),
+        NO_RETRIES,
+      )
+      const error = await rejectionOf(client.events.trigger({ name: 'welcome', to: 'user-1' }))
+
+      expect(error).toBeInstanceOf(ErrorClass)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toBeInstanceOf(NotifyKitError)
+      expect(error).toBeInstanceOf(Error)
+      const apiError = error as ApiError
+      expect(apiError.constructor).toBe(ErrorClass)
+      expect(apiError.name).toBe(ErrorClass.name)
+      expect(apiError.code).toBe(code)
+      expect(apiError.status).toBe(status)
+      expect(apiError.body).toStrictEqual(body)
+      expect(apiError.headers['x-request-id']).toBe(`req-${status}`)
+      expect(apiError.message).toBe(`${status} server says ${status}`)
+      expect(apiError.requestId).toBe(`req-${status}`)
+      expect(apiError.idempotencyKey).toMatch(UUID)
+      expect(apiError.idempotencyKey).toBe(onlyRequest(seen).headers['idempotency-key'])
+      expect(apiError.attempts).toBe(1)
+      expect(apiError.method).toBe('POST')
+      expect(apiError.path).toBe('/v1/events/trigger')
+    },
+  )
+
+  it('carries the caller’s idempotency key on the error', async () => {
+    const { client } = answeringClient(() => json(errorBody(409, 'in progress', 'Conflict'), 409), NO_RETRIES)
+    const error = await rejectionOf(
+      client.events.trigger({ name: 'w', to: 'u' }, { idempotencyKey: 'order-42-shipped' }),
+    )
+    expect(error).toBeInstanceOf(ConflictError)
+    expect((error as ConflictError).idempotencyKey).toBe('order-42-shipped')
+  })
+
+  it('has no idempotency key on a GET error and takes requestId from request-id', async () => {
+    const { client } = answeringClient(
+      () => json(errorBody(404, 'Notification not found', 'Not Found'), 404, { 'request-id': 'req-plain' }),
+      NO_RETRIES,
+    )
+    const error = (await rejectionOf(client.notifications.get('n-404'))) as NotFoundError
+    expect(error).toBeInstanceOf(NotFoundError)
+    expect(error.idempotencyKey).toBeUndefined()
+    expect(error.requestId).toBe('req-plain')
+    expect(error.path).toBe('/v1/notifications/n-404')
+  })
+
+  it('422 keeps the server’s `errors` object in body', async () => {
+    const errors = {
+      markAs: { messages: ['markAs must be one of read, seen, unread, unseen'], value: 'done' },
+    }
+    const body = errorBody(422, 'Validation failed', 'Unprocessable Entity', { errors })
+    const { client } = answeringClient(() => json(body, 422), NO_RETRIES)
+    const error = (await rejectionOf(
+      client.subscribers.messages.markAll('u', { markAs: 'read' }),
+    )) as UnprocessableEntityError
+    expect(error).toBeInstanceOf(UnprocessableEntityError)
+    expect(error.body).toStrictEqual(body)
+    expect((error.body as { errors: unknown }).errors).toStrictEqual(errors)
+  })
+
+  it('400 payload validation keeps the `errors` list and `type`', async () => {
+    const body = errorBody(400, 'Payload validation failed', 'Bad Request', {
+      type: 'PAYLOAD_VALIDATION_ERROR',
+      errors: [{ field: 'firstName', message: 'is required' }],
+    })
+    const { client } = answeringClient(() => json(body, 400), NO_RETRIES)
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as BadRequestError
+    expect(error).toBeInstanceOf(BadRequestError)
+    expect(error.body).toStrictEqual(body)
+  })
+
+  it('an unmapped 4xx (418) is a plain ApiError', async () => {
+    const { client } = answeringClient(() => json(errorBody(418, 'teapot', "I'm a teapot"), 418), NO_RETRIES)
+    const error = (await rejectionOf(client.events.cancel('tx'))) as ApiError
+    expect(error.constructor).toBe(ApiError)
+    expect(error.code).toBe('NOTIFYKIT_API')
+    expect(error.status).toBe(418)
+  })
+})
+
+describe('message', () => {
+  it('joins an array `message` with the status', async () => {
+    const body = errorBody(400, ['name must be a string', 'to should not be empty'], 'Bad Request')
+    const { client } = answeringClient(() => json(body, 400), NO_RETRIES)
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as BadRequestError
+    expect(error.message).toBe('400 name must be a string; to should not be empty')
+  })
+
+  it('falls back to `error` when there is no `message`', async () => {
+    const { client } = answeringClient(() => json({ statusCode: 403, error: 'Forbidden' }, 403), NO_RETRIES)
+    const error = (await rejectionOf(client.events.cancel('tx'))) as PermissionDeniedError
+    expect(error.message).toBe('403 Forbidden')
+  })
+
+  it('says so when the body is empty', async () => {
+    const { client } = answeringClient(() => new Response(null, { status: 401 }), NO_RETRIES)
+    const error = (await rejectionOf(client.events.cancel('tx'))) as AuthenticationError
+    expect(error).toBeInstanceOf(AuthenticationError)
+    expect(error.body).toBeUndefined()
+    expect(error.message).toMatch(/^401\b/)
+  })
+})
+
+describe('a non-JSON error from a proxy', () => {
+  it('an HTML 502 is an InternalServerError with the page kept in body and a truncated message', async () => {
+    const html = `<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>${'<!-- padding -->'.repeat(60)}<hr><center>nginx</center></body></html>`
+    const { client } = answeringClient(
+      () => new Response(html, { status: 502, headers: { 'content-type': 'text/html' } }),
+      NO_RETRIES,
+    )
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as InternalServerError
+    expect(error).toBeInstanceOf(InternalServerError)
+    expect(error.status).toBe(502)
+    expect(error.body).toBe(html)
+    expect(error.message.startsWith('502 <html>')).toBe(true)
+    expect(error.message.length).toBeLessThan(html.length)
+    expect(error.message.length).toBeLessThan(400)
+    expect(error.message).toContain('more characters')
+  })
+
+  it('a plain-text 503 keeps its text', async () => {
+    const { client } = answeringClient(
+      () => new Response('upstream connect error', { status: 503 }),
+      NO_RETRIES,
+    )
+    const error = (await rejectionOf(client.notifications.get('n-1'))) as InternalServerError
+    expect(error).toBeInstanceOf(InternalServerError)
+    expect(error.body).toBe('upstream connect error')
+    expect(error.message).toBe('503 upstream connect error')
+  })
+})
+
+describe('RateLimitError.retryAfterMs', () => {
+  const rateLimited = (headers: Record<string, string>) =>
+    answeringClient(
+      () => json(errorBody(429, 'API rate limit exceeded', 'Too Many Requests'), 429, headers),
+      NO_RETRIES,
+    )
+
+  it('reads Retry-After in seconds', async () => {
+    const { client } = rateLimited({ 'retry-after': '3' })
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as RateLimitError
+    expect(error).toBeInstanceOf(RateLimitError)
+    expect(error.retryAfterMs).toBe(3_000)
+    expect(error.message).toBe('429 API rate limit exceeded')
+  })
+
+  it('reads Retry-After as an HTTP date', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-01-01T00:00:00.000Z'))
+    const { client } = rateLimited({ 'retry-after': 'Thu, 01 Jan 2026 00:00:07 GMT' })
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as RateLimitError
+    expect(error.retryAfterMs).toBe(7_000)
+  })
+
+  it('prefers retry-after-ms, in milliseconds', async () => {
+    const { client } = rateLimited({ 'retry-after-ms': '1500', 'retry-after': '9' })
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as RateLimitError
+    expect(error.retryAfterMs).toBe(1_500)
+  })
+
+  it('is undefined without either header, and keeps the rate-limit headers', async () => {
+    const { client } = rateLimited({ 'ratelimit-remaining': '0', 'ratelimit-reset': '12' })
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as RateLimitError
+    expect(error.retryAfterMs).toBeUndefined()
+    expect(error.headers['ratelimit-reset']).toBe('12')
+  })
+})
+
+describe('redirects', () => {
+  it('a 3xx is an ApiError, the redirect is not followed and its Location never contacted', async () => {
+    const { client, seen } = mswClient(
+      [
+        http.post('https://api.test/v1/events/trigger', () =>
+          json(errorBody(307, 'moved', 'Temporary Redirect'), 307, {
+            location: 'https://elsewhere.test/v1/events/trigger',
+          }),
+        ),
+        http.post('https://elsewhere.test/*', () =>
+          json({ data: { acknowledged: true, status: 'processed' } }, 201),
+        ),
+      ],
+      NO_RETRIES,
+    )
+    const error = (await rejectionOf(client.events.trigger({ name: 'w', to: 'u' }))) as ApiError
+    expect(error.constructor).toBe(ApiError)
+    expect(error.status).toBe(307)
+    expect(error.headers.location).toBe('https://elsewhere.test/v1/events/trigger')
+    expect(seen.map((request) => new URL(request.url).host)).toEqual(['api.test'])
+  })
+
+  it('a 301 on a GET is not followed either, with retries allowed', async () => {
+    const { client, seen } = mswClient([
+      http.get(
+        'https://api.test/v1/notifications/:id',
+        () =>
+          new Response(null, {
+            status: 301,
+            headers: { location: 'https://elsewhere.test/v1/notifications/n-1' },
+          }),
+      ),
+    ])
+    const error = (await rejectionOf(client.notifications.get('n-1'))) as ApiError
+    expect(error.constructor).toBe(ApiError)
+    expect(error.status).toBe(301)
+    expect(error.attempts).toBe(1)
+    expect(seen).toHaveLength(1)
+  })
+
+  it('over a real socket, the client’s own Agent does not follow a 302 to another host', async () => {
+    const elsewhere = await startServer((_req, res) => res.end('{"data":true}'))
+    const origin = await startServer((_req, res) => {
+      res.writeHead(302, { location: `${elsewhere.baseUrl}/v1/events/trigger/tx-1`, 'content-length': 0 })
+      res.end()
+    })
+    const client = new NotificationClient({ apiKey: 'k', baseUrl: origin.baseUrl, maxRetries: 0 })
+    try {
+      const error = (await rejectionOf(client.events.cancel('tx-1'))) as ApiError
+      expect(error.constructor).toBe(ApiError)
+      expect(error.status).toBe(302)
+      expect(origin.requests()).toBe(1)
+      expect(elsewhere.connections()).toBe(0)
+    } finally {
+      await client.close()
+      await origin.close()
+      await elsewhere.close()
+    }
+  })
+})

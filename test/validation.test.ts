@@ -1,0 +1,280 @@
+import { HttpResponse } from 'msw'
+import { describe, expect, it, vi } from 'vitest'
+import {
+  type Logger,
+  type NotificationClient,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../src/index.js'
+import { answeringClient, json, onlyRequest, rejectionOf, type WireClient } from './helpers/wire.js'
+
+/** A call that must fail before the network: the RequestValidationError and the requests seen. */
+async function refusedBeforeSending(
+  call: (client: NotificationClient) => PromiseLike<unknown>,
+): Promise<RequestValidationError> {
+  const { client, seen } = answeringClient(() =>
+    json({ data: { acknowledged: true, status: 'processed' } }, 201),
+  )
+  const error = await rejectionOf(call(client))
+  expect(error).toBeInstanceOf(RequestValidationError)
+  expect(seen).toHaveLength(0)
+  const validation = error as RequestValidationError
+  expect(validation.code).toBe('NOTIFYKIT_REQUEST_VALIDATION')
+  expect(validation.attempts).toBe(0)
+  expect(validation.issues.length).toBeGreaterThan(0)
+  for (const issue of validation.issues) {
+    expect(Array.isArray(issue.path)).toBe(true)
+    expect(issue.message).toEqual(expect.any(String))
+  }
+  return validation
+}
+
+/** Bypasses the static types the way plain JavaScript callers (and `as` casts) do. */
+function unchecked<T>(value: unknown): T {
+  return value as T
+}
+
+describe('strict requests: refused with issues, nothing sent', () => {
+  it('an unknown key in a trigger (a typo) names the key', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger(unchecked({ name: 'w', to: 'u', transactionID: 'tx-1' })),
+    )
+    expect(error.issues).toHaveLength(1)
+    expect(error.issues[0]?.message).toContain('transactionID')
+  })
+
+  it('an unknown key deep in a preferences update has its full path', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.subscribers.preferences.update('u', unchecked({ channels: { email: true, fax: true } })),
+    )
+    expect(error.issues[0]?.path).toEqual(['channels'])
+    expect(error.issues[0]?.message).toContain('fax')
+  })
+
+  it('wrong types list every problem with its path', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.subscribers.preferences.update(
+        'u',
+        unchecked({ channels: { email: 'yes' }, workflowId: 42, schedule: { isEnabled: 'on' } }),
+      ),
+    )
+    expect(error.issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining([['channels', 'email'], ['workflowId'], ['schedule', 'isEnabled']]),
+    )
+    expect(error.issues).toHaveLength(3)
+    expect(error.message).toContain('channels.email')
+  })
+
+  it('a missing required field (trigger without `to`, broadcast without payload)', async () => {
+    const trigger = await refusedBeforeSending((client) => client.events.trigger(unchecked({ name: 'w' })))
+    expect(trigger.issues.map((issue) => issue.path)).toEqual([['to']])
+    const broadcast = await refusedBeforeSending((client) =>
+      client.events.broadcast(unchecked({ name: 'w' })),
+    )
+    expect(broadcast.issues.map((issue) => issue.path)).toEqual([['payload']])
+  })
+
+  it.each(['done', 'READ', ''])('markAs %j is outside read, seen, unread, unseen', async (markAs) => {
+    const error = await refusedBeforeSending((client) =>
+      client.subscribers.messages.markAll('u', unchecked({ markAs })),
+    )
+    expect(error.issues.map((issue) => issue.path)).toEqual([['markAs']])
+  })
+
+  it.each(['9:00 AM', '09:00', '13:00 PM', '09:60 AM', '09:00 am', '21:00'])(
+    'schedule time %j is not hh:mm AM|PM',
+    async (start) => {
+      const error = await refusedBeforeSending((client) =>
+        client.subscribers.preferences.update('u', {
+          schedule: {
+            isEnabled: true,
+            weeklySchedule: { monday: { isEnabled: true, hours: [{ start, end: '05:00 PM' }] } },
+          },
+        }),
+      )
+      expect(error.issues.map((issue) => issue.path)).toEqual([
+        ['schedule', 'weeklySchedule', 'monday', 'hours', 0, 'start'],
+      ])
+    },
+  )
+
+  it('accepts well-formed schedule times such as 12:00 AM and 11:59 PM', async () => {
+    const { client, seen } = answeringClient(() => json({ data: {} }))
+    await client.subscribers.preferences.update('u', {
+      schedule: {
+        isEnabled: true,
+        weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '12:00 AM', end: '11:59 PM' }] } },
+      },
+    })
+    expect(seen).toHaveLength(1)
+  })
+
+  it('more than 100 recipients in `to`', async () => {
+    const to = Array.from({ length: 101 }, (_, index) => `user-${index}`)
+    const error = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to }))
+    expect(error.issues.some((issue) => issue.path[0] === 'to')).toBe(true)
+  })
+
+  it('exactly 100 recipients are sent', async () => {
+    const to = Array.from({ length: 100 }, (_, index) => `user-${index}`)
+    const { client, seen } = answeringClient(() =>
+      json({ data: { acknowledged: true, status: 'processed' } }, 201),
+    )
+    await client.events.trigger({ name: 'w', to })
+    expect((onlyRequest(seen).body as { to: string[] }).to).toHaveLength(100)
+  })
+
+  it('a bad event in a bulk call is refused with its index, and no event is sent', async () => {
+    const events = [
+      { name: 'w', to: 'u1' },
+      unchecked<{ name: string; to: string }>({ name: 'w', to: 'u2', payload: 'not an object' }),
+    ]
+    const error = await refusedBeforeSending((client) => client.events.triggerBulk(events))
+    expect(error.issues.map((issue) => issue.path)).toEqual([[1, 'payload']])
+  })
+
+  it.each([
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['with a line feed', 'key\nx-injected: 1'],
+    ['with a carriage return', 'key\r'],
+    ['with a NUL', 'key\u0000'],
+    ['empty', ''],
+    ['non-ASCII', 'clé'],
+  ])('an idempotency key %s', async (_what, idempotencyKey) => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: 'u' }, { idempotencyKey }),
+    )
+    expect(error.issues.map((issue) => issue.path)).toEqual([['idempotencyKey']])
+  })
+
+  it('an idempotency key of exactly 255 printable characters is sent as is', async () => {
+    const { client, seen } = answeringClient(() =>
+      json({ data: { acknowledged: true, status: 'processed' } }, 201),
+    )
+    const idempotencyKey = `${'k'.repeat(250)}:~ !#`
+    await client.events.trigger({ name: 'w', to: 'u' }, { idempotencyKey })
+    expect(seen[0]?.headers['idempotency-key']).toBe(idempotencyKey)
+  })
+
+  it('a per-request header value with CR/LF', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.cancel('tx', { headers: { 'x-trace': 'a\r\nx-evil: 1' } }),
+    )
+    expect(error.issues.map((issue) => issue.path)).toEqual([['headers', 'x-trace']])
+  })
+})
+
+/** A logger whose calls can be counted. */
+function spyLogger() {
+  return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger
+}
+
+/** A notification that drifted: a required field missing and one with the wrong type. */
+const driftedNotification = {
+  _id: 'n-1',
+  _organizationId: 'org-1',
+  _subscriberId: 's-1',
+  transactionId: 'tx-1',
+  critical: 'yes',
+  brandNew: [1, 2, 3],
+}
+const driftedBody = JSON.stringify({ data: driftedNotification })
+
+function driftingClient(options: Parameters<typeof answeringClient>[1]): WireClient {
+  return answeringClient(
+    () => new Response(driftedBody, { headers: { 'content-type': 'application/json' } }),
+    options,
+  )
+}
+
+describe('response validation', () => {
+  it('lenient (default) returns drifted data as received and warns once per operation', async () => {
+    const logger = spyLogger()
+    const { client } = driftingClient({ logger })
+    await expect(client.notifications.get('n-1')).resolves.toStrictEqual(driftedNotification)
+    await expect(client.notifications.get('n-1')).resolves.toStrictEqual(driftedNotification)
+    expect(logger.warn).toHaveBeenCalledTimes(1)
+    expect(logger.warn.mock.calls[0]?.[0]).toContain('notifications.get')
+    expect(JSON.stringify(logger.warn.mock.calls[0])).toContain('_environmentId')
+  })
+
+  it('lenient accepts unknown enum values without a warning', async () => {
+    const logger = spyLogger()
+    const result = {
+      acknowledged: true,
+      status: 'queued_for_review',
+      transactionId: 'tx-1',
+    }
+    const notification = {
+      _id: 'n-1',
+      _environmentId: 'e',
+      _organizationId: 'o',
+      _subscriberId: 's',
+      transactionId: 'tx-1',
+      channels: ['carrier_pigeon'],
+      severity: 'catastrophic',
+      jobs: [
+        { type: 'ai_summary', status: 'teleported', executionDetails: [{ status: 'Maybe', source: 'Moon' }] },
+      ],
+    }
+    const trigger = answeringClient(() => json({ data: result }, 201), { logger })
+    const get = answeringClient(() => json({ data: notification }), { logger, responseValidation: 'strict' })
+    await expect(trigger.client.events.trigger({ name: 'w', to: 'u' })).resolves.toStrictEqual(result)
+    // Open enums hold in strict mode too: a new value is not drift.
+    await expect(get.client.notifications.get('n-1')).resolves.toStrictEqual(notification)
+    expect(logger.warn).not.toHaveBeenCalled()
+  })
+
+  it('strict throws ResponseValidationError with the raw body and the issues', async () => {
+    const logger = spyLogger()
+    const { client } = driftingClient({ logger, responseValidation: 'strict' })
+    const error = (await rejectionOf(client.notifications.get('n-1'))) as ResponseValidationError
+    expect(error).toBeInstanceOf(ResponseValidationError)
+    expect(error.code).toBe('NOTIFYKIT_RESPONSE_VALIDATION')
+    expect(error.status).toBe(200)
+    expect(error.body).toBe(driftedBody)
+    expect(error.issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining([['_environmentId'], ['critical']]),
+    )
+    expect(error.attempts).toBe(1)
+  })
+
+  it('off does no parsing: drifted data, even of another kind, is returned without a warning', async () => {
+    const logger = spyLogger()
+    const { client } = driftingClient({ logger, responseValidation: 'off' })
+    await expect(client.notifications.get('n-1')).resolves.toStrictEqual(driftedNotification)
+    const odd = answeringClient(() => json({ data: 'accepted' }, 201), { logger, responseValidation: 'off' })
+    await expect(odd.client.events.trigger({ name: 'w', to: 'u' })).resolves.toBe('accepted')
+    expect(logger.warn).not.toHaveBeenCalled()
+  })
+
+  it.each([
+    ['acknowledged missing', { status: 'processed', transactionId: 'tx-1' }],
+    ['status a number', { acknowledged: true, status: 7 }],
+    ['error a string', { acknowledged: true, status: 'error', error: 'workflow_not_found' }],
+    ['nulls everywhere', { acknowledged: null, status: null, transactionId: null }],
+  ])('a 2xx trigger whose result drifted (%s) never throws in lenient mode', async (_what, drifted) => {
+    const logger = spyLogger()
+    const { client, seen } = answeringClient(() => json({ data: drifted }, 201), { logger })
+    await expect(client.events.trigger({ name: 'w', to: 'u' })).resolves.toStrictEqual(drifted)
+    expect(seen).toHaveLength(1)
+    expect(logger.warn).toHaveBeenCalledTimes(1)
+  })
+
+  it.each(['lenient', 'off'] as const)(
+    'a non-JSON 2xx body is a ResponseValidationError with the text kept (%s)',
+    async (responseValidation) => {
+      const { client } = answeringClient(
+        () => HttpResponse.html('<html>maintenance</html>', { status: 200 }),
+        {
+          responseValidation,
+        },
+      )
+      const error = (await rejectionOf(client.notifications.get('n-1'))) as ResponseValidationError
+      expect(error).toBeInstanceOf(ResponseValidationError)
+      expect(error.status).toBe(200)
+      expect(error.body).toBe('<html>maintenance</html>')
+      expect(error.message).toContain('not JSON')
+    },
+  )
+})

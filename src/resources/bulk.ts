@@ -3,12 +3,15 @@ import type { WithResponse } from '../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
-  NotifyKitError,
+  type NotifyKitError,
   RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
   type ValidationIssue,
 } from '../core/errors.js'
 import type { RequestOptions } from '../core/options.js'
 import type { RequestCore } from '../core/request.js'
+import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../internal/headers.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../schemas/events.js'
 import type { EventOperations } from './events.js'
 
@@ -36,6 +39,7 @@ export interface BulkTriggerOptions extends RequestOptions {
 }
 
 const DEFAULT_CONCURRENCY = 2
+const BULK_PATH = '/v1/events/trigger/bulk'
 
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request
@@ -52,64 +56,97 @@ export async function triggerInChunks(
   const { concurrency = DEFAULT_CONCURRENCY, onProgress, ...requestOptions } = options
   checkEvents(operations, events)
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RequestValidationError([
-      { path: ['concurrency'], message: 'Must be a whole number of at least 1' },
-    ])
+    throw new RequestValidationError(
+      [{ path: ['concurrency'], message: 'Must be a whole number of at least 1' }],
+      'Invalid request options',
+    )
   }
-  const baseKey = requestOptions.idempotencyKey ?? randomUUID()
+  const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
+  const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
   const deadline =
     requestOptions.deadlineMs === undefined ? undefined : Date.now() + requestOptions.deadlineMs
-  const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
   const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
   const failures: BulkChunkFailure[] = []
   const progress: BulkProgress = { sent: 0, failed: 0, total: events.length }
   let last: WithResponse<TriggerResult[]> | undefined
   let attempts = 0
   let nextChunk = 0
+  // The events were checked above and every chunk gets the same options, so a validation error
+  // from the request core is a problem with the options (a bad header, say): it would refuse every
+  // chunk the same way, before anything is sent, so it stops the call.
+  let refused: RequestValidationError | undefined
 
   const sendChunk = async (chunkIndex: number) => {
     const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
     const chunk = events.slice(start, start + MAX_EVENTS_PER_BULK_REQUEST)
+    const idempotencyKey = `${baseKey}:${chunkIndex}`
+    let outcome: WithResponse<TriggerResult[]> | undefined
+    let failure: NotifyKitError | undefined
     try {
-      const outcome = await core.execute(
+      const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
+      // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
+      // timeout too short to read the answer of a request the server may still carry out.
+      if (remainingMs !== undefined && remainingMs <= 0) {
+        throw new TimeoutError(
+          `The call ran past its deadline of ${requestOptions.deadlineMs} ms before this request was sent`,
+        ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: 0 })
+      }
+      outcome = await core.execute(
         operations.bulk,
         { body: { events: chunk } },
         {
           ...requestOptions,
-          idempotencyKey: `${baseKey}:${chunkIndex}`,
-          ...(deadline === undefined ? {} : { deadlineMs: Math.max(1, deadline - Date.now()) }),
+          idempotencyKey,
+          ...(remainingMs === undefined ? {} : { deadlineMs: remainingMs }),
         },
       )
+    } catch (error) {
+      if (error instanceof RequestValidationError) refused ??= error
+      // The request core turns every failure into a NotifyKitError carrying its call context.
+      failure = error as NotifyKitError
+    }
+    if (outcome) {
       attempts += outcome.response.attempts
+      failure = countMismatch(outcome, chunk.length, idempotencyKey)
+    } else if (failure) {
+      attempts += failure.attempts
+    }
+    if (outcome && !failure) {
       last = outcome
       outcome.data.forEach((result, offset) => {
-        if (start + offset < events.length) results[start + offset] = result
+        results[start + offset] = result
       })
       progress.sent += chunk.length
-    } catch (error) {
-      const failure =
-        error instanceof NotifyKitError ? error : new NotifyKitError('Bulk request failed', { cause: error })
-      attempts += failure.attempts
-      failures.push({ chunkIndex, eventIndexes: chunk.map((_, offset) => start + offset), error: failure })
+    } else if (failure) {
+      failures.push({ chunkIndex, eventIndexes: range(start, start + chunk.length), error: failure })
       progress.failed += chunk.length
     }
     try {
-      onProgress?.({ ...progress })
+      if (!refused) onProgress?.({ ...progress })
     } catch {
       // A broken progress callback must not lose the results of requests that were sent.
     }
   }
 
   const worker = async () => {
-    while (nextChunk < chunkCount) await sendChunk(nextChunk++)
+    while (nextChunk < chunkCount && !refused) await sendChunk(nextChunk++)
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, chunkCount) }, worker))
+  if (refused) {
+    if (!last && failures.every((failure) => failure.error instanceof RequestValidationError)) throw refused
+    // Not reachable with the checks above; kept so that every event stays accounted for.
+    for (let chunkIndex = nextChunk; chunkIndex < chunkCount; chunkIndex++) {
+      const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
+      const eventIndexes = range(start, Math.min(start + MAX_EVENTS_PER_BULK_REQUEST, events.length))
+      failures.push({ chunkIndex, eventIndexes, error: refused })
+    }
+  }
 
   if (failures.length > 0 || !last) {
     failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
     throw new BulkTriggerError(results, failures).withContext({
       method: 'POST',
-      path: '/v1/events/trigger/bulk',
+      path: BULK_PATH,
       idempotencyKey: baseKey,
       attempts,
     })
@@ -120,10 +157,53 @@ export async function triggerInChunks(
   }
 }
 
+/**
+ * The results are matched to events by position, so a response that does not hold exactly one
+ * result per event cannot confirm any of them: the chunk counts as failed, and sending it again
+ * with the same key is safe.
+ */
+function countMismatch(
+  outcome: WithResponse<TriggerResult[]>,
+  expected: number,
+  idempotencyKey: string,
+): NotifyKitError | undefined {
+  const data: unknown = outcome.data
+  if (Array.isArray(data) && data.length === expected) return undefined
+  const found = Array.isArray(data) ? `${data.length} results` : 'no list of results'
+  const body = JSON.stringify(data) ?? ''
+  return new ResponseValidationError(
+    `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
+    outcome.response.status,
+    body,
+  ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: outcome.response.attempts })
+}
+
+/** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */
+function chunkKeyBase(key: string | undefined, chunkCount: number): string {
+  if (key === undefined) return randomUUID()
+  checkIdempotencyKey(key)
+  const longest = `${key}:${chunkCount - 1}`
+  if (longest.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new RequestValidationError(
+      [
+        {
+          path: ['idempotencyKey'],
+          message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
+        },
+      ],
+      'Invalid request options',
+    )
+  }
+  return key
+}
+
 /** Every event is checked before the first request goes out, so a bad event 4 999 sends nothing. */
 function checkEvents(operations: EventOperations, events: readonly unknown[]): void {
   if (!Array.isArray(events) || events.length === 0) {
-    throw new RequestValidationError([{ path: ['events'], message: 'Must hold at least one event' }])
+    throw new RequestValidationError(
+      [{ path: [], message: 'Must be a list of at least one event' }],
+      'Invalid events.triggerBulk request',
+    )
   }
   const schema = operations.trigger.body
   if (!schema) return
@@ -139,4 +219,8 @@ function checkEvents(operations: EventOperations, events: readonly unknown[]): v
     }
   })
   if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid events.triggerBulk request')
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, offset) => from + offset)
 }

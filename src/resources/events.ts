@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ApiPromise } from '../core/api-promise.js'
+import { NotifyKitError } from '../core/errors.js'
 import { defineOperation, type Operation } from '../core/operation.js'
 import type { RequestOptions } from '../core/options.js'
 import type { RequestCore } from '../core/request.js'
@@ -67,7 +68,8 @@ const uncheckedOperations: EventOperations = {
   broadcast: broadcastEvent,
 }
 
-function checkedOperations(schemas: Readonly<Record<string, z.ZodType>>): EventOperations {
+function checkedOperations(workflows: unknown): EventOperations {
+  const schemas = copySchemas(workflows)
   return {
     trigger: withPayloadCheck(triggerEvent, schemas, (event) => [{ event, path: [] }]),
     bulk: withPayloadCheck(bulkTriggerEvents, schemas, (body) =>
@@ -77,15 +79,34 @@ function checkedOperations(schemas: Readonly<Record<string, z.ZodType>>): EventO
   }
 }
 
+/**
+ * Checks the `workflows` option once, at construction, and copies it: a map changed later by the
+ * caller does not change what this client checks.
+ */
+function copySchemas(workflows: unknown): Readonly<Record<string, z.ZodType>> {
+  if (workflows === null || typeof workflows !== 'object' || Array.isArray(workflows)) {
+    throw new NotifyKitError('The workflows option must map workflow names to zod schemas')
+  }
+  const entries = Object.entries(workflows).filter(([, schema]) => schema !== undefined)
+  for (const [name, schema] of entries) {
+    if (typeof (schema as { safeParse?: unknown } | null)?.safeParse !== 'function') {
+      throw new NotifyKitError(`workflows[${JSON.stringify(name)}] must be a zod schema`)
+    }
+  }
+  // fromEntries defines properties, so a workflow named `__proto__` stays a workflow.
+  return Object.fromEntries(entries) as Record<string, z.ZodType>
+}
+
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */
 export class Events<W extends object = WorkflowPayloads> {
   readonly #core: RequestCore
   readonly #operations: EventOperations
 
   /** @internal */
-  constructor(core: RequestCore, workflowSchemas?: Readonly<Record<string, z.ZodType>>) {
+  constructor(core: RequestCore, workflowSchemas?: unknown) {
     this.#core = core
-    this.#operations = workflowSchemas ? checkedOperations(workflowSchemas) : uncheckedOperations
+    this.#operations =
+      workflowSchemas === undefined ? uncheckedOperations : checkedOperations(workflowSchemas)
   }
 
   /**

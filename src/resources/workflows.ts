@@ -10,8 +10,12 @@ import type { JsonObject } from '../schemas/shared.js'
  */
 export type WorkflowPayloads = Record<string, JsonObject>
 
-/** The same map as zod schemas, checked at runtime before sending. */
-export type WorkflowSchemas<W extends object> = { [Name in keyof W]: z.ZodType<W[Name]> }
+/**
+ * The same map as zod schemas, checked at runtime before sending. A schema checks the payload and
+ * never transforms it: what you pass is what is sent, so the payload's type is the schema's input
+ * type. Workflows left out of the map are not checked at runtime.
+ */
+export type WorkflowSchemas<W extends object> = { [Name in keyof W]?: z.ZodType<unknown, W[Name]> }
 
 /** `payload` may be left out only when the workflow's payload has no required field. */
 type PayloadField<Payload> = Partial<Payload> extends Payload ? { payload?: Payload } : { payload: Payload }
@@ -54,7 +58,18 @@ export function withPayloadCheck<Body, Result>(
     for (const { event, path } of eventsOf(value)) {
       const schema = Object.hasOwn(schemas, event.name) ? schemas[event.name] : undefined
       if (!schema) continue
-      const result = schema.safeParse(event.payload)
+      let result: ReturnType<z.ZodType['safeParse']>
+      try {
+        result = schema.safeParse(event.payload)
+      } catch (error) {
+        // An async refinement, or a refinement that throws: still a refusal, not a crash.
+        context.addIssue({
+          code: 'custom',
+          message: `the payload schema could not check it: ${error instanceof Error ? error.message : String(error)}`,
+          path: [...path, 'payload'],
+        })
+        continue
+      }
       if (result.success) continue
       for (const issue of result.error.issues) {
         context.addIssue({

@@ -1,4 +1,18 @@
-/** Anything with these four methods: `console`, pino, winston, a test spy. */
+/**
+ * Anything with these four methods: `console`, pino, winston, a test spy. Each line is a message
+ * string, then an object of details.
+ * @example
+ * ```ts
+ * // pino takes the object first: adapt it, or pass `console` as it is.
+ * const logger: Logger = {
+ *   debug: (message, ...details) => pinoLogger.debug({ details }, message),
+ *   info: (message, ...details) => pinoLogger.info({ details }, message),
+ *   warn: (message, ...details) => pinoLogger.warn({ details }, message),
+ *   error: (message, ...details) => pinoLogger.error({ details }, message),
+ * }
+ * new NotificationClient({ logger, logLevel: 'debug' })
+ * ```
+ */
 export interface Logger {
   debug(message: string, ...details: unknown[]): void
   info(message: string, ...details: unknown[]): void
@@ -22,13 +36,13 @@ export class LevelLogger {
   readonly level: LogLevel
   readonly #sink: Logger
   readonly #threshold: number
-  readonly #secret: string
+  readonly #secretForms: string[]
 
   constructor(sink: Logger, level: LogLevel, secret: string) {
     this.#sink = sink
     this.level = level
     this.#threshold = SEVERITY[level]
-    this.#secret = secret
+    this.#secretForms = secret ? secretForms(secret) : []
   }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
@@ -52,28 +66,141 @@ export class LevelLogger {
   }
 
   #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>) {
-    const line = redactSecret(`notifykit: ${message}`, this.#secret)
-    if (details === undefined) this.#sink[level](line)
-    else this.#sink[level](line, scrubDetails(details, this.#secret))
+    const line = redactForms(`notifykit: ${message}`, this.#secretForms)
+    try {
+      if (details === undefined) this.#sink[level](line)
+      else this.#sink[level](line, redactDeep(details, this.#secretForms))
+    } catch {
+      // A logger that throws must not change the outcome of a call: a trigger that went out and was
+      // then reported as failed would be sent again by the caller.
+    }
   }
 }
 
+const REDACTED = '[redacted]'
+
 /** Replaces every occurrence of the secret in a string. */
 export function redactSecret(text: string, secret: string): string {
-  return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text
+  return secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text
 }
 
-function scrubDetails(details: Record<string, unknown>, secret: string): Record<string, unknown> {
-  if (!secret) return details
-  const serialized = safeStringify(details)
-  return serialized.includes(secret) ? JSON.parse(redactSecret(serialized, secret)) : details
+function redactForms(text: string, forms: readonly string[]): string {
+  return forms.reduce((result, form) => redactSecret(result, form), text)
 }
 
-function safeStringify(value: unknown): string {
+const MAX_DEPTH = 32
+
+/**
+ * A copy of `value` with the secret replaced in every string, object keys included. It walks the
+ * value instead of editing its JSON text, so that no secret, however short, can break the JSON apart.
+ */
+function redactDeep(value: unknown, forms: readonly string[], depth = 0): unknown {
+  if (forms.length === 0) return value
+  if (typeof value === 'string') return redactForms(value, forms)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_DEPTH) return '[too deep to log]'
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, forms, depth + 1))
+  const copy: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, so that a `__proto__` key stays a key instead of replacing the copy's prototype.
+    Object.defineProperty(copy, redactForms(key, forms), {
+      value: redactDeep(item, forms, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return copy
+}
+
+/**
+ * Removes the secret, in place, from an error raised outside the SDK (undici, a dispatcher the user
+ * passed) before the SDK wraps it as a `cause`: message, stack and string properties, through plain
+ * objects, arrays and nested causes. undici's MockAgent, for one, prints the request headers,
+ * `authorization` included, into its "Mock dispatch not matched" message.
+ * @internal
+ */
+export function redactErrorSecret(error: unknown, secret: string): void {
+  if (!secret) return
+  // Messages often hold the headers as JSON, where a `"` or `\` in the key appears escaped.
+  for (const form of secretForms(secret)) scrubInPlace(error, form, 0, new Set())
+}
+
+/**
+ * Below this length a key is a test key (`'test'`, `'key'`): looking for it in responses would
+ * rewrite ordinary data, while a real key of this length cannot occur in a response by chance.
+ */
+const MIN_ECHO_SECRET_LENGTH = 16
+
+/**
+ * A response as the SDK will keep it, with any echo of the secret replaced: a server or proxy that
+ * repeats the key ("invalid key sk_live_…") must not put it into error messages, `error.body`,
+ * `withResponse()` headers or results. Returns the same objects when there is nothing to replace.
+ * @internal
+ */
+export function redactResponseSecret<Headers extends Record<string, string | string[] | undefined>>(
+  body: string,
+  headers: Headers,
+  secret: string,
+): { body: string; headers: Headers } {
+  if (secret.length < MIN_ECHO_SECRET_LENGTH) return { body, headers }
+  const forms = secretForms(secret)
+  const redact = (text: string) => redactForms(text, forms)
+  const echoed = (text: string) => forms.some((form) => text.includes(form))
+  const headerEchoes = Object.values(headers).some((value) =>
+    Array.isArray(value) ? value.some(echoed) : value !== undefined && echoed(value),
+  )
+  if (!headerEchoes) return { body: echoed(body) ? redact(body) : body, headers }
+  const copy = Object.create(Object.getPrototypeOf(headers)) as Headers
+  for (const [name, value] of Object.entries(headers)) {
+    Object.defineProperty(copy, name, {
+      value: Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return { body: echoed(body) ? redact(body) : body, headers: copy }
+}
+
+/** The secret as written, and as it appears inside a JSON string when it holds `"` or `\`. */
+function secretForms(secret: string): string[] {
+  const escaped = JSON.stringify(secret).slice(1, -1)
+  return escaped === secret ? [secret] : [secret, escaped]
+}
+
+const MAX_ERROR_DEPTH = 8
+
+function scrubInPlace(value: unknown, secret: string, depth: number, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || depth > MAX_ERROR_DEPTH || seen.has(value)) return
+  seen.add(value)
+  const isError = value instanceof Error
+  // Live objects (sockets, requests) are not walked: only what an error carries as plain data.
+  if (!isError && !Array.isArray(value) && !isPlainObject(value)) return
+  const record = value as Record<string, unknown>
+  const names = isError ? ['message', 'stack', ...Object.keys(record)] : Object.keys(record)
+  for (const name of names) {
+    const item = record[name]
+    if (typeof item === 'string') {
+      if (item.includes(secret)) setQuietly(record, name, redactSecret(item, secret))
+    } else {
+      scrubInPlace(item, secret, depth + 1, seen)
+    }
+  }
+  if (isError) scrubInPlace(value.cause, secret, depth + 1, seen)
+  if (value instanceof AggregateError) scrubInPlace(value.errors, secret, depth + 1, seen)
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function setQuietly(record: Record<string, unknown>, name: string, value: string): void {
   try {
-    return JSON.stringify(value) ?? ''
+    record[name] = value
   } catch {
-    return ''
+    // A read-only property of a frozen foreign error: nothing more can be done in place.
   }
 }
 
@@ -86,7 +213,7 @@ export function redactHeaders(
 ): Record<string, unknown> {
   const copy: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(headers)) {
-    copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value
+    copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value
   }
   return copy
 }

@@ -33,8 +33,12 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp: boolean): Parse
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') }
 }
 
+/**
+ * The hosts whose traffic never leaves the machine. The URL parser has already normalised the
+ * spellings (`127.1`, `0x7f000001`, `[0:0::1]`). Subdomains of `localhost` are not included: Node
+ * resolves them through DNS, which may answer with any address.
+ */
 function isLoopback(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true
-  if (hostname === '[::1]') return true
+  if (hostname === 'localhost' || hostname === '[::1]') return true
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
 }

@@ -9,6 +9,7 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from './core/options.js'
 import { RequestCore } from './core/request.js'
+import { MAX_TIMER_MS } from './core/retry.js'
 import { Transport } from './core/transport.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
@@ -35,6 +36,7 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
 interface Pool {
   dispatcher: Dispatcher
   owned: boolean
+  closed: boolean
 }
 
 /**
@@ -71,8 +73,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const derivedFrom = derivedPools.get(options)
     this.#ownsPool = !options.dispatcher && !derivedFrom
     this.#pool = options.dispatcher
-      ? { dispatcher: options.dispatcher, owned: false }
-      : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true })
+      ? { dispatcher: options.dispatcher, owned: false, closed: false }
+      : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true, closed: false })
     const core = new RequestCore({
       transport: new Transport(this.#pool.dispatcher, settings.origin, settings.maxResponseBytes),
       basePath: settings.basePath,
@@ -115,7 +117,10 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
    * ```
    */
   async close(): Promise<void> {
-    if (this.#ownsPool && this.#pool.owned) await this.#pool.dispatcher.close()
+    if (!this.#ownsPool || !this.#pool.owned || this.#pool.closed) return
+    // Closing twice (a `finally` after an explicit close) is not an error.
+    this.#pool.closed = true
+    await this.#pool.dispatcher.close()
   }
 
   /** Never shows the key or the settings: clients end up in logs through `console.log(obj)`. */
@@ -157,7 +162,7 @@ function resolveSettings(options: ClientOptions, env: NodeJS.ProcessEnv): Settin
     apiKey,
     origin,
     basePath,
-    timeoutMs: positiveNumber('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    timeoutMs: positiveNumber('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
     maxRetries: wholeNumber('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),
     maxResponseBytes: positiveNumber(
       'maxResponseBytes',
@@ -179,10 +184,10 @@ function createAgent(timeoutMs: number): Agent {
   })
 }
 
-function positiveNumber(name: string, value: number | undefined, fallback: number): number {
+function positiveNumber(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER) {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new NotifyKitError(`${name} must be a positive number`)
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+    throw new NotifyKitError(`${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` ≤ ${max}` : ''}`)
   }
   return value
 }

@@ -116,6 +116,24 @@ describe('baseUrl rules', () => {
   })
 })
 
+describe('numeric options', () => {
+  it('refuses a timeoutMs Node timers cannot hold, instead of timing out at once', () => {
+    const error = constructionError(
+      () => new NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test', timeoutMs: 2 ** 31 }),
+    )
+    expect(error.message).toContain('timeoutMs')
+  })
+
+  it('refuses a negative or fractional maxRetries', () => {
+    for (const maxRetries of [-1, 1.5, Number.NaN]) {
+      const error = constructionError(
+        () => new NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test', maxRetries }),
+      )
+      expect(error.message).toContain('maxRetries')
+    }
+  })
+})
+
 describe('API key', () => {
   it.each([
     ['a line feed', 'nk_live_abc\nX-Injected: 1'],
@@ -167,6 +185,20 @@ describe('withOptions', () => {
     } finally {
       await parent.close()
     }
+  })
+
+  it('close() twice is not an error, and a call after close fails with ConnectionError in one attempt', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"data":true}')
+    })
+    const client = new NotificationClient({ apiKey: 'key', baseUrl: server.baseUrl })
+    await client.events.cancel('tx-1')
+    await client.close()
+    await expect(client.close()).resolves.toBeUndefined()
+    const error = await rejectionOf(client.events.cancel('tx-2'))
+    expect(error).toBeInstanceOf(NotifyKitError)
+    expect(error.attempts).toBe(1)
   })
 
   it('keeps the parent’s other options (base URL, defaultHeaders)', async () => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { TriggerResult } from '../schemas/events.js'
 
 /** Response headers as undici gives them: lower-case names, repeated headers as arrays. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>
@@ -85,7 +86,14 @@ export class ApiError extends NotifyKitError {
     this.retryAfterMs = parseRetryAfterMs(headers)
   }
 
-  /** Builds the subclass that matches the status. */
+  /**
+   * Builds the subclass that matches the status.
+   * @example
+   * ```ts
+   * const error = ApiError.fromResponse(429, { message: 'slow down' }, { 'retry-after': '2' })
+   * error instanceof RateLimitError // true; error.retryAfterMs === 2000
+   * ```
+   */
   static fromResponse(status: number, body: unknown, headers: ResponseHeaders): ApiError {
     const ErrorClass = errorClassForStatus(status)
     return new ErrorClass(status, body, headers)
@@ -250,10 +258,21 @@ function messageFromBody(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return body === undefined ? undefined : JSON.stringify(body)
   const { message, error } = body as { message?: unknown; error?: unknown }
   if (typeof message === 'string') return message
-  if (Array.isArray(message)) return message.map(String).join('; ')
-  if (message && typeof message === 'object') return JSON.stringify(message)
+  if (Array.isArray(message))
+    return message.map((item) => (typeof item === 'string' ? item : jsonText(item))).join('; ')
+  if (message && typeof message === 'object') return jsonText(message)
   if (typeof error === 'string') return error
-  return JSON.stringify(body)
+  return jsonText(body)
+}
+
+// The body is whatever the server sent: `{"toString": 1}` breaks String(), deep nesting breaks
+// JSON.stringify; neither may cost the caller the status's error class.
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return '(error body too deeply nested to show)'
+  }
 }
 
 /** @internal */
@@ -297,13 +316,14 @@ export interface BulkChunkFailure {
  * server's result for every event whose request succeeded (`undefined` for the others); `failures`
  * names the events that were not confirmed.
  */
-export class BulkTriggerError<Result = unknown> extends NotifyKitError {
+export class BulkTriggerError extends NotifyKitError {
   override name = 'BulkTriggerError'
   override readonly code: ErrorCode = 'NOTIFYKIT_BULK_TRIGGER'
-  readonly results: (Result | undefined)[]
+  // Not a type parameter: `error instanceof BulkTriggerError` would then type `results` as `any[]`.
+  readonly results: (TriggerResult | undefined)[]
   readonly failures: BulkChunkFailure[]
 
-  constructor(results: (Result | undefined)[], failures: BulkChunkFailure[]) {
+  constructor(results: (TriggerResult | undefined)[], failures: BulkChunkFailure[]) {
     const failed = failures.reduce((count, failure) => count + failure.eventIndexes.length, 0)
     super(
       `${failed} of ${results.length} events were not confirmed (${failures.length} failed request${failures.length === 1 ? '' : 's'}; first: ${failures[0]?.error.message})`,

@@ -19,7 +19,7 @@ import {
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
 import type { RequestOptions, ResponseValidation } from './options.js'
-import { decideRetry } from './retry.js'
+import { checkCallLimits, decideRetry } from './retry.js'
 import type { Transport, WireRequest, WireResponse } from './transport.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
@@ -57,16 +57,18 @@ const ERROR_TEXT_IN_MESSAGE = 200
 export class RequestCore {
   readonly #config: RequestCoreConfig
   readonly #baseHeaders: Record<string, string>
+  /** The headers the SDK owns: neither defaultHeaders nor a call's headers replace them. */
+  readonly #ownHeaders: Record<string, string>
   readonly #warnedDrift = new Set<string>()
 
   constructor(config: RequestCoreConfig) {
     this.#config = config
-    this.#baseHeaders = {
-      ...config.defaultHeaders,
+    this.#ownHeaders = {
       accept: 'application/json',
       'user-agent': config.userAgent,
       authorization: config.authorization,
     }
+    this.#baseHeaders = { ...config.defaultHeaders, ...this.#ownHeaders }
   }
 
   request<Body, Result>(
@@ -110,10 +112,12 @@ export class RequestCore {
     if (operation.body) {
       const parsed = operation.body.safeParse(input.body)
       if (!parsed.success) throw RequestValidationError.fromZod(parsed.error, `${operation.name} request`)
-      body = JSON.stringify(parsed.data)
+      // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
+      // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
+      body = JSON.stringify(input.body)
     }
     const headers: Record<string, string> = options.headers
-      ? { ...normalizeHeaders(options.headers, 'headers'), ...this.#baseHeaders }
+      ? { ...this.#baseHeaders, ...normalizeHeaders(options.headers, 'headers'), ...this.#ownHeaders }
       : { ...this.#baseHeaders }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (sendsIdempotencyKey(operation.method)) {
@@ -126,16 +130,19 @@ export class RequestCore {
 
   // Step 3: the attempt loop. The retry policy decides; this loop owns the clock and the logs.
   async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }) {
+    checkCallLimits(options)
     const config = this.#config
     const maxRetries = options.maxRetries ?? config.maxRetries
     const timeoutMs = options.timeoutMs ?? config.timeoutMs
     const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
     const { signal } = options
+    // An error reports only the attempts that were sent.
+    if (signal?.aborted) throw callerAbort(signal)
     let staleSocketRetryUsed = false
     for (let attempts = 1; ; attempts++) {
-      call.attempts = attempts
       const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
       if (remaining <= 0) throw deadlineError(options.deadlineMs)
+      call.attempts = attempts
       const attemptTimeout = Math.min(timeoutMs, remaining)
       const started = performance.now()
       let failure: NotifyKitError
@@ -146,9 +153,9 @@ export class RequestCore {
         failure = ApiError.fromResponse(response.status, parseErrorBody(response.body), response.headers)
       } catch (error) {
         if (!(error instanceof NotifyKitError)) throw error
+        this.#logFailedAttempt(wire, error, attempts, started)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
           throw deadlineError(options.deadlineMs, error)
-        this.#logFailedAttempt(wire, error, attempts, started)
         failure = error
       }
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
@@ -161,7 +168,8 @@ export class RequestCore {
         `retrying ${wire.method} ${wire.path} in ${decision.delayMs} ms: ${decision.reason}`,
         {
           attempt: attempts + 1,
-          maxAttempts: maxRetries + 1,
+          // The stale-socket retry may go one past `maxRetries`.
+          maxAttempts: Math.max(maxRetries + 1, attempts + 1),
           delayMs: decision.delayMs,
           reason: decision.reason,
         },
@@ -221,7 +229,11 @@ export class RequestCore {
     // stays, under its own name.
     if (parsed.success) return data as Result
     const issues = toIssues(parsed.error)
-    if (mode === 'strict' || !sameKind(operation.result, data)) {
+    // Lenient mode returns drift as received. A read whose answer is not even the right kind of
+    // value (an array for a notification) is unusable and fails; a send never does, because it
+    // happened: throwing would invite the caller to send again.
+    const unusableRead = operation.method === 'GET' && !sameKind(operation.result, data)
+    if (mode === 'strict' || unusableRead) {
       throw new ResponseValidationError(
         `${operation.name}: the ${response.status} response does not match its schema`,
         response.status,
@@ -231,11 +243,13 @@ export class RequestCore {
     }
     if (!this.#warnedDrift.has(operation.name)) {
       this.#warnedDrift.add(operation.name)
+      const summary = issues
+        .slice(0, 3)
+        .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+        .join('; ')
       this.#config.logger.warn(
-        `${operation.name}: the response differs from the documented shape; returning it as received`,
-        {
-          issues: issues.slice(0, 10),
-        },
+        `${operation.name}: the response differs from the documented shape (${summary}); returning it as received`,
+        { issues: issues.slice(0, 10) },
       )
     }
     return data as Result
@@ -244,13 +258,19 @@ export class RequestCore {
   #logAttempt(wire: WireRequest, response: WireResponse, attempt: number, started: number) {
     const logger = this.#config.logger
     if (!logger.enabled('debug')) return
-    logger.debug(`${wire.method} ${wire.path} ${response.status}`, {
+    const durationMs = Math.round(performance.now() - started)
+    const requestId =
+      headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id')
+    // Everything is in the message too: loggers that drop the details object (pino with a string
+    // first) still get the whole line.
+    const summary = `${wire.method} ${wire.path} ${response.status} in ${durationMs} ms`
+    logger.debug(`${summary} (attempt ${attempt}, request ${requestId ?? 'none'})`, {
       method: wire.method,
       path: wire.path,
       status: response.status,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
       attempt,
-      requestId: headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id'),
+      requestId,
       ...(this.#config.logBodies ? { requestBody: wire.body, responseBody: response.body } : {}),
     })
   }
@@ -258,13 +278,17 @@ export class RequestCore {
   #logFailedAttempt(wire: WireRequest, error: NotifyKitError, attempt: number, started: number) {
     const logger = this.#config.logger
     if (!logger.enabled('debug')) return
-    logger.debug(`${wire.method} ${wire.path} failed: ${error.message}`, {
-      method: wire.method,
-      path: wire.path,
-      error: error.name,
-      durationMs: Math.round(performance.now() - started),
-      attempt,
-    })
+    const durationMs = Math.round(performance.now() - started)
+    logger.debug(
+      `${wire.method} ${wire.path} failed in ${durationMs} ms (attempt ${attempt}): ${error.message}`,
+      {
+        method: wire.method,
+        path: wire.path,
+        error: error.name,
+        durationMs,
+        attempt,
+      },
+    )
   }
 }
 

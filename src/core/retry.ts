@@ -1,4 +1,12 @@
-import { ApiError, ConnectionError, headerValue, type NotifyKitError, TimeoutError } from './errors.js'
+import {
+  ApiError,
+  ConnectionError,
+  headerValue,
+  type NotifyKitError,
+  RequestValidationError,
+  TimeoutError,
+  type ValidationIssue,
+} from './errors.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000
@@ -44,7 +52,7 @@ export function decideRetry(
       staleSocket: false,
     } satisfies RetryDecision
   }
-  if (!(error instanceof ConnectionError)) return NO_RETRY
+  if (!(error instanceof ConnectionError) || isPermanentConnectionError(error)) return NO_RETRY
   // A socket the server closed while it sat idle in the pool fails before a single response byte.
   // Serverless functions thawing after a freeze hit this on their first call: one free retry.
   if (!state.staleSocketRetryUsed && isStaleSocket(error)) {
@@ -79,6 +87,15 @@ export function backoffMs(retriesDone: number, random: () => number = Math.rando
   return Math.round(base * (1 - random() * 0.25))
 }
 
+// A closed or destroyed client (a call after `close()`) and a request undici refuses to send fail the
+// same way every time: retrying them only delays the error.
+const PERMANENT_CONNECTION_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_INVALID_ARG'])
+
+function isPermanentConnectionError(error: ConnectionError): boolean {
+  const code = (error.cause as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && PERMANENT_CONNECTION_CODES.has(code)
+}
+
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
 
 /**
@@ -90,4 +107,34 @@ export function isStaleSocket(error: ConnectionError): boolean {
   if (error instanceof TimeoutError || error.responseStarted) return false
   const code = (error.cause as { code?: unknown } | undefined)?.code
   return typeof code === 'string' && STALE_SOCKET_CODES.has(code)
+}
+
+// setTimeout fires at once for anything longer (with a warning), which would turn a huge bound into none.
+export const MAX_TIMER_MS = 2_147_483_647
+
+/**
+ * Checks the per-call `maxRetries`, `timeoutMs` and `deadlineMs` before anything is sent: a
+ * `maxRetries` of `NaN` would otherwise never stop retrying, and a `timeoutMs` of `NaN` would time
+ * every attempt out at once.
+ * @internal
+ */
+export function checkCallLimits(options: {
+  maxRetries?: number | undefined
+  timeoutMs?: number | undefined
+  deadlineMs?: number | undefined
+}): void {
+  const issues: ValidationIssue[] = []
+  const { maxRetries, timeoutMs, deadlineMs } = options
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    issues.push({ path: ['maxRetries'], message: 'must be a whole number ≥ 0' })
+  }
+  for (const [name, value] of [
+    ['timeoutMs', timeoutMs],
+    ['deadlineMs', deadlineMs],
+  ] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
+      issues.push({ path: [name], message: `must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}` })
+    }
+  }
+  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid request options')
 }

@@ -184,10 +184,17 @@ function createAgent(timeoutMs: number): Agent {
   })
 }
 
-function positiveNumber(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER) {
+function positiveNumber(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+) {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
-    throw new NotifyKitError(`${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` ≤ ${max}` : ''}`)
+    throw new NotifyKitError(
+      `${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` ≤ ${max}` : ''}`,
+    )
   }
   return value
 }

@@ -15,6 +15,8 @@ export async function bulkTrigger({ client }: ExampleEnvironment, account: Accou
     onProgress: ({ sent, total }) => account.line(`progress: ${sent}/${total}`),
   })
   const inOrder = results.every((result, index) => result.transactionId === events[index]?.transactionId)
-  account.line(`${results.length} results, ${results.filter((r) => r.status === 'processed').length} processed`)
+  account.line(
+    `${results.length} results, ${results.filter((r) => r.status === 'processed').length} processed`,
+  )
   account.check(results.length === total && inOrder, 'one result per event, in input order')
 }

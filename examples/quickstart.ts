@@ -3,13 +3,14 @@
  * (or a real server when NOTIFYKIT_BASE_URL and NOTIFYKIT_API_KEY are set). Exits 0 only if every
  * step did what it should.
  */
-import { Account, openEnvironment } from './environment.js'
+
 import { bulkTrigger } from './bulk-trigger.js'
 import { digestAndCancel } from './digest-and-cancel.js'
+import { Account, openEnvironment } from './environment.js'
 import { handleErrors } from './handle-errors.js'
 import { markMessages } from './mark-messages.js'
-import { updatePreferences } from './update-preferences.js'
 import { triggerAndRead } from './trigger-and-read.js'
+import { updatePreferences } from './update-preferences.js'
 
 const environment = await openEnvironment()
 const account = new Account()
@@ -22,9 +23,14 @@ try {
   await bulkTrigger(environment, account)
   await handleErrors(environment, account)
 } catch (error) {
-  account.check(false, `unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : error}`)
+  account.check(
+    false,
+    `unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : error}`,
+  )
 } finally {
   await environment.close()
 }
-console.log(account.failures === 0 ? '\nAll steps did what they should.' : `\n${account.failures} step(s) failed.`)
+console.log(
+  account.failures === 0 ? '\nAll steps did what they should.' : `\n${account.failures} step(s) failed.`,
+)
 process.exitCode = account.failures === 0 ? 0 : 1

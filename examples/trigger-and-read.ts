@@ -5,7 +5,11 @@ export async function triggerAndRead({ client, fake }: ExampleEnvironment, accou
   account.step('Trigger "welcome" for subscriber ada')
   const { data: single, response } = await client.events
     .trigger(
-      { name: 'welcome', to: { subscriberId: 'ada', email: 'ada@example.com' }, payload: { firstName: 'Ada' } },
+      {
+        name: 'welcome',
+        to: { subscriberId: 'ada', email: 'ada@example.com' },
+        payload: { firstName: 'Ada' },
+      },
       { idempotencyKey: `welcome-ada-${Date.now()}` },
     )
     .withResponse()
@@ -24,7 +28,10 @@ export async function triggerAndRead({ client, fake }: ExampleEnvironment, accou
       .filter((notification) => notification.transactionId === topic.transactionId)
       .map((notification) => notification.subscriber.subscriberId)
     account.line(`notifications created for: ${recipients.join(', ')}`)
-    account.check(recipients.sort().join(',') === 'ada,grace', 'one notification per topic subscriber, minus the excluded')
+    account.check(
+      recipients.sort().join(',') === 'ada,grace',
+      'one notification per topic subscriber, minus the excluded',
+    )
   }
 
   account.step('Read the notification of the first trigger, with its jobs')

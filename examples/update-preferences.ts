@@ -8,7 +8,13 @@ export async function updatePreferences({ client }: ExampleEnvironment, account:
     channels: { sms: false, email: true },
     schedule: {
       isEnabled: true,
-      weeklySchedule: { monday: workday, tuesday: workday, wednesday: workday, thursday: workday, friday: workday },
+      weeklySchedule: {
+        monday: workday,
+        tuesday: workday,
+        wednesday: workday,
+        thursday: workday,
+        friday: workday,
+      },
     },
   })
   account.line(`global channels: ${JSON.stringify(global.global?.channels)}`)
@@ -20,7 +26,9 @@ export async function updatePreferences({ client }: ExampleEnvironment, account:
     workflowId: 'weekly-digest',
     channels: { email: false },
   })
-  const digest = perWorkflow.workflows?.find((preference) => preference.workflow?.identifier === 'weekly-digest')
+  const digest = perWorkflow.workflows?.find(
+    (preference) => preference.workflow?.identifier === 'weekly-digest',
+  )
   account.line(`weekly-digest channels: ${JSON.stringify(digest?.channels)}`)
   account.check(digest?.channels?.email === false, 'workflow preference updated')
 }

@@ -198,7 +198,7 @@ describe('withOptions', () => {
     await expect(client.close()).resolves.toBeUndefined()
     const error = await rejectionOf(client.events.cancel('tx-2'))
     expect(error).toBeInstanceOf(NotifyKitError)
-    expect(error.attempts).toBe(1)
+    expect((error as NotifyKitError).attempts).toBe(1)
   })
 
   it('keeps the parent’s other options (base URL, defaultHeaders)', async () => {

@@ -39,7 +39,14 @@ export class ApiPromise<T> implements PromiseLike<T> {
     this.#outcome = outcome
   }
 
-  /** The data together with what the response said about it. */
+  /**
+   * The data together with what the response said about it.
+   * @example
+   * ```ts
+   * const { data, response } = await client.notifications.get(id).withResponse()
+   * console.log(response.status, response.requestId, response.attempts)
+   * ```
+   */
   withResponse(): Promise<WithResponse<T>> {
     return this.#outcome
   }

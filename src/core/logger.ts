@@ -69,6 +69,9 @@ export class LevelLogger {
     const line = redactForms(`notifykit: ${message}`, this.#secretForms)
     try {
       if (details === undefined) this.#sink[level](line)
+      // console prints an object over several lines; log collectors expect one entry per line.
+      else if (this.#sink === console)
+        this.#sink[level](`${line} ${JSON.stringify(redactDeep(details, this.#secretForms))}`)
       else this.#sink[level](line, redactDeep(details, this.#secretForms))
     } catch {
       // A logger that throws must not change the outcome of a call: a trigger that went out and was

@@ -4,6 +4,11 @@ import { z } from 'zod'
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
  * accepted at runtime, because the server adds values without notice (server-notes.md: "treat every
  * set as open").
+ * @example
+ * ```ts
+ * const Priority = openEnum(['high', 'low'])
+ * Priority.parse('urgent') // accepted: 'urgent'
+ * ```
  */
 export function openEnum<const Values extends readonly [string, ...string[]]>(values: Values) {
   return z.custom<Values[number] | (string & {})>((value) => typeof value === 'string', {

@@ -3,16 +3,25 @@ import type { AddressInfo } from 'node:net'
 import type { FetchHandler } from './fetch-dispatcher.js'
 
 export interface ServeOptions {
-  /** 0 (default) picks a free port. */
+  /**
+   * 0 (default) picks a free port.
+   * @example `await serveFetchHandler(handler, { port: 4010 })`
+   */
   port?: number
-  /** Default `127.0.0.1`: the kit never listens beyond the loopback interface unless asked. */
+  /**
+   * Default `127.0.0.1`: the kit never listens beyond the loopback interface unless asked.
+   * @example `await serveFetchHandler(handler, { host: '::1' })`
+   */
   host?: string
 }
 
 export interface ServedHandler {
   /** `http://<host>:<port>`, no trailing slash. */
   baseUrl: string
-  /** Stops listening and closes every connection, idle keep-alive ones included. */
+  /**
+   * Stops listening and closes every connection, idle keep-alive ones included.
+   * @example `afterAll(() => server.close())`
+   */
   close(): Promise<void>
 }
 

@@ -95,16 +95,35 @@ export interface FakeRateLimit {
 
 /** Options of `createFakeService`. Everything is optional; seeded data survives `fake.reset()`. */
 export interface FakeServiceOptions {
-  /** The only key accepted. Without it, any non-empty `Authorization: ApiKey <key>` is accepted. */
+  /**
+   * The only key accepted. Without it, any non-empty `Authorization: ApiKey <key>` is accepted.
+   * @example `createFakeService({ apiKey: 'test-key' })`
+   */
   apiKey?: string
+  /**
+   * Workflows that exist from the start.
+   * @example `createFakeService({ workflows: [{ identifier: 'welcome', steps: [{ type: 'email' }] }] })`
+   */
   workflows?: FakeWorkflow[]
+  /**
+   * Subscribers that exist from the start.
+   * @example `createFakeService({ subscribers: [{ subscriberId: 'u1', email: 'u1@example.com' }] })`
+   */
   subscribers?: FakeSubscriber[]
+  /**
+   * Topics that exist from the start, with their subscribers.
+   * @example `createFakeService({ topics: [{ topicKey: 'beta-users', subscribers: ['u1', 'u2'] }] })`
+   */
   topics?: FakeTopic[]
-  /** Off by default. */
+  /**
+   * Off by default.
+   * @example `createFakeService({ rateLimit: { limit: 100, windowMs: 1_000 } })`
+   */
   rateLimit?: FakeRateLimit
   /**
    * How a missing notification is answered: `'404'` (default) or `'null'`, the `200 {"data":null}`
    * some server versions send (server-notes.md).
+   * @example `createFakeService({ missingNotification: 'null' })`
    */
   missingNotification?: '404' | 'null'
 }
@@ -296,6 +315,9 @@ export interface FakePreferences {
 export interface FakeServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   baseUrl: string
-  /** Stops listening and closes every connection, idle keep-alive ones included. */
+  /**
+   * Stops listening and closes every connection, idle keep-alive ones included.
+   * @example `afterAll(() => server.close())`
+   */
   close(): Promise<void>
 }

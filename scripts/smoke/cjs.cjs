@@ -1,0 +1,76 @@
+'use strict'
+// A CommonJS consumer (a NestJS app, a plain Node script): require() both entries from the tarball.
+const assert = require('node:assert/strict')
+const { sep } = require('node:path')
+const { MockAgent } = require('undici')
+
+const notifykit = require('notifykit')
+const { NotificationClient, NotifyKitError, ApiError, RateLimitError, VERSION } = notifykit
+
+assert.match(require.resolve('notifykit'), /dist[\\/]index\.cjs$/)
+assert.equal(VERSION, require('notifykit/package.json').version)
+assert.ok(new RateLimitError(429, {}, {}) instanceof ApiError)
+assert.ok(new RateLimitError(429, {}, {}) instanceof NotifyKitError)
+const loadedMsw = Object.keys(require.cache).filter((file) => file.includes(`${sep}msw${sep}`))
+assert.deepEqual(loadedMsw, [], 'require("notifykit") loaded msw')
+
+const TRIGGER_RESULT = { data: { acknowledged: true, status: 'processed', transactionId: 'tx-1' } }
+
+// The application's own undici (a MockAgent here) works as the client's dispatcher.
+async function callThroughMockAgent() {
+  const agent = new MockAgent()
+  agent.disableNetConnect()
+  agent
+    .get('https://api.example.com')
+    .intercept({ path: '/v1/events/trigger', method: 'POST' })
+    .reply(201, TRIGGER_RESULT, { headers: { 'content-type': 'application/json' } })
+  const client = new NotificationClient({
+    apiKey: 'smoke-key',
+    baseUrl: 'https://api.example.com',
+    dispatcher: agent,
+  })
+  const result = await client.events.trigger({ name: 'welcome', to: 'user-1' })
+  assert.deepEqual(result, TRIGGER_RESULT.data)
+  await agent.close()
+}
+
+async function callThroughFake() {
+  const { createFakeService } = require('notifykit/testing')
+  assert.match(require.resolve('notifykit/testing'), /dist[\\/]testing\.cjs$/)
+  const fake = createFakeService({
+    apiKey: 'smoke-key',
+    workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
+  })
+  const client = new NotificationClient({
+    apiKey: 'smoke-key',
+    baseUrl: 'https://fake.test',
+    dispatcher: fake.dispatcher,
+  })
+  const result = await client.events.trigger({ name: 'welcome', to: 'user-1', payload: { plan: 'pro' } })
+  assert.equal(result.status, 'processed')
+  assert.equal(fake.notifications.length, 1)
+  await client.close()
+}
+
+async function main() {
+  await callThroughMockAgent()
+  if (process.features.require_module) {
+    await callThroughFake()
+    return 'require() of notifykit (call through a MockAgent) and notifykit/testing (call through the fake)'
+  }
+  // msw's CommonJS build requires an ESM-only package (rettime), which needs require(esm): Node
+  // 20.19+ / 22.12+. Before that, notifykit/testing fails from CommonJS for that reason and no other.
+  assert.throws(
+    () => require('notifykit/testing'),
+    (error) => error.code === 'ERR_REQUIRE_ESM' && /rettime/.test(error.message),
+  )
+  return 'require() of notifykit (call through a MockAgent); notifykit/testing from CommonJS needs require(esm) for msw (Node 20.19+)'
+}
+
+main().then(
+  (summary) => console.log(summary),
+  (error) => {
+    console.error(error)
+    process.exitCode = 1
+  },
+)

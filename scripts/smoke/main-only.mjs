@@ -1,0 +1,37 @@
+// Runs with msw absent from node_modules: `notifykit` must not need it, and must do no work on load.
+import assert from 'node:assert/strict'
+
+const realEnv = process.env
+const envReads = []
+const otherReads = new Set()
+// Only reads made by notifykit's own files count: undici and Node itself read a few on load.
+process.env = new Proxy(realEnv, {
+  get(target, key, receiver) {
+    if (typeof key === 'string') {
+      if (/node_modules[\\/]notifykit[\\/]/.test(new Error().stack ?? '')) envReads.push(key)
+      else otherReads.add(key)
+    }
+    return Reflect.get(target, key, receiver)
+  },
+})
+const handlesBefore = process.getActiveResourcesInfo().length
+const notifykit = await import('notifykit')
+const handlesAfter = process.getActiveResourcesInfo().length
+const readsOnLoad = [...envReads]
+// The probe works: constructing a client is what reads NOTIFYKIT_LOG (the other settings are given).
+const client = new notifykit.NotificationClient({ apiKey: 'smoke-key', baseUrl: 'https://api.example.com' })
+process.env = realEnv
+assert.deepEqual(envReads, ['NOTIFYKIT_LOG'], 'the env probe missed the read made by the constructor')
+await client.close()
+
+assert.deepEqual(readsOnLoad, [], 'import("notifykit") read the environment')
+assert.equal(handlesAfter, handlesBefore, 'import("notifykit") left a handle (timer, socket) behind')
+assert.equal(typeof notifykit.NotificationClient, 'function')
+
+await assert.rejects(
+  import('notifykit/testing'),
+  (error) => error.code === 'ERR_MODULE_NOT_FOUND' && /'msw'/.test(error.message),
+)
+console.log(
+  `import("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; notifykit/testing asks for msw`,
+)

@@ -1,0 +1,390 @@
+import { formatWithOptions, inspect } from 'node:util'
+import { HttpResponse, http } from 'msw'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  type Logger,
+  type LogLevel,
+  NotificationClient,
+  type NotificationClientOptions,
+  NotifyKitError,
+} from '../src/index.js'
+import { createMswDispatcher } from '../src/testing/index.js'
+import { closedPort, startServer } from './helpers/servers.js'
+import { rejectionOf } from './helpers/wire.js'
+
+const API_KEY = 'nk_live_9d2f61c0e8b34a7f'
+const BASE_URL = 'https://api.test'
+const TRIGGER = { name: 'welcome', to: 'user-1', payload: { email: 'ada@example.com' } }
+
+type SinkLevel = Exclude<LogLevel, 'off'>
+
+interface LogLine {
+  level: SinkLevel
+  /** What the SDK passed to the logger method. */
+  args: unknown[]
+  /** The line as `console` would print it, plus the arguments as JSON: what ends up in a log store. */
+  rendered: string
+}
+
+/** A logger of the simplest kind the option accepts: four methods, nothing else. */
+function recordingLogger(): { logger: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = []
+  const method =
+    (level: SinkLevel) =>
+    (...args: unknown[]) => {
+      const printed = formatWithOptions({ depth: Number.POSITIVE_INFINITY }, ...args)
+      lines.push({ level, args, rendered: `${printed}\n${JSON.stringify(args)}` })
+    }
+  return {
+    logger: { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') },
+    lines,
+  }
+}
+
+/**
+ * A trigger that produces a line at every level the SDK logs at: a 503 (an attempt line at debug,
+ * a retry line at info), then a 201 whose result drifted from its schema (an attempt line at debug,
+ * a warning). `retry-after-ms: 0` keeps the retry immediate.
+ */
+function flakyThenDriftingServer() {
+  let calls = 0
+  return http.post(`${BASE_URL}/v1/events/trigger`, async ({ request }) => {
+    calls++
+    await request.text()
+    if (calls === 1) {
+      return HttpResponse.json(
+        { statusCode: 503, message: 'try again', error: 'Service Unavailable' },
+        { status: 503, headers: { 'retry-after-ms': '0', 'x-request-id': 'req-first' } },
+      )
+    }
+    return HttpResponse.json(
+      { data: { acknowledged: 'yes', status: 'processed', transactionId: 'tx-1' } },
+      { status: 201, headers: { 'x-request-id': 'req-second' } },
+    )
+  })
+}
+
+function clientWith(options: NotificationClientOptions, handlers = [flakyThenDriftingServer()]) {
+  return new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: BASE_URL,
+    dispatcher: createMswDispatcher(handlers),
+    ...options,
+  })
+}
+
+function countByLevel(lines: readonly LogLine[]): Record<SinkLevel, number> {
+  const counts = { debug: 0, info: 0, warn: 0, error: 0 }
+  for (const line of lines) counts[line.level]++
+  return counts
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+describe('logLevel', () => {
+  it.each<[LogLevel | undefined, Record<SinkLevel, number>]>([
+    ['off', { debug: 0, info: 0, warn: 0, error: 0 }],
+    ['error', { debug: 0, info: 0, warn: 0, error: 0 }],
+    ['warn', { debug: 0, info: 0, warn: 1, error: 0 }],
+    [undefined, { debug: 0, info: 0, warn: 1, error: 0 }],
+    ['info', { debug: 0, info: 1, warn: 1, error: 0 }],
+    ['debug', { debug: 2, info: 1, warn: 1, error: 0 }],
+  ])(
+    '%s: writes exactly the lines at or above the level, each to its own method',
+    async (logLevel, expected) => {
+      const { logger, lines } = recordingLogger()
+      const client = clientWith(logLevel === undefined ? { logger } : { logger, logLevel })
+      await client.events.trigger(TRIGGER)
+      expect(countByLevel(lines)).toEqual(expected)
+    },
+  )
+
+  it('the retry line at info says what is retried, why, and which attempt comes next', async () => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger, logLevel: 'info' }).events.trigger(TRIGGER)
+    const retry = lines.find((line) => line.level === 'info')
+    expect(retry?.args[0]).toMatch(/^notifykit: retrying POST \/v1\/events\/trigger in 0 ms: status 503$/)
+    expect(retry?.args[1]).toMatchObject({ attempt: 2, maxAttempts: 3, delayMs: 0, reason: 'status 503' })
+  })
+
+  it('the schema-drift warning names the operation', async () => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger }).events.trigger(TRIGGER)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]?.level).toBe('warn')
+    expect(lines[0]?.args[0]).toContain('events.trigger')
+  })
+
+  it('falls back to NOTIFYKIT_LOG, in any case, and the option wins over it', async () => {
+    vi.stubEnv('NOTIFYKIT_LOG', 'DEBUG')
+    const fromEnv = recordingLogger()
+    await clientWith({ logger: fromEnv.logger }).events.trigger(TRIGGER)
+    expect(countByLevel(fromEnv.lines)).toEqual({ debug: 2, info: 1, warn: 1, error: 0 })
+
+    const fromOption = recordingLogger()
+    await clientWith({ logger: fromOption.logger, logLevel: 'off' }).events.trigger(TRIGGER)
+    expect(fromOption.lines).toEqual([])
+  })
+
+  it('an empty NOTIFYKIT_LOG means the default, warn', async () => {
+    vi.stubEnv('NOTIFYKIT_LOG', '')
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger }).events.trigger(TRIGGER)
+    expect(countByLevel(lines)).toEqual({ debug: 0, info: 0, warn: 1, error: 0 })
+  })
+
+  it('an unknown level, from the option or NOTIFYKIT_LOG, fails at construction and lists the levels', () => {
+    vi.stubEnv('NOTIFYKIT_LOG', 'verbose')
+    expect(() => clientWith({})).toThrow(NotifyKitError)
+    expect(() => clientWith({})).toThrow(/NOTIFYKIT_LOG.*off, error, warn, info, debug/)
+    vi.unstubAllEnvs()
+    expect(() => clientWith({ logLevel: 'trace' as LogLevel })).toThrow(/off, error, warn, info, debug/)
+  })
+
+  it('writes to console when no logger is given', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      await clientWith({}).events.trigger(TRIGGER)
+      expect(warn).toHaveBeenCalledTimes(1)
+      expect(warn.mock.calls[0]?.[0]).toContain('events.trigger')
+    } finally {
+      warn.mockRestore()
+    }
+  })
+})
+
+describe('debug: one line per attempt', () => {
+  it('each attempt is one call whose message holds method, path, status, duration, attempt and request id', async () => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
+    const attempts = lines.filter((line) => line.level === 'debug')
+    expect(attempts).toHaveLength(2)
+    const [first, second] = attempts.map((line) => line.args)
+    expect(first?.[0]).toMatch(
+      /^notifykit: POST \/v1\/events\/trigger 503 in \d+ ms \(attempt 1, request req-first\)$/,
+    )
+    expect(first?.[1]).toEqual({
+      method: 'POST',
+      path: '/v1/events/trigger',
+      status: 503,
+      durationMs: expect.any(Number),
+      attempt: 1,
+      requestId: 'req-first',
+    })
+    expect(second?.[0]).toMatch(
+      /^notifykit: POST \/v1\/events\/trigger 201 in \d+ ms \(attempt 2, request req-second\)$/,
+    )
+    expect(second?.[1]).toMatchObject({ status: 201, attempt: 2, requestId: 'req-second' })
+  })
+
+  it('an attempt without a response is logged too, with the error instead of a status', async () => {
+    const { logger, lines } = recordingLogger()
+    const client = clientWith({ logger, logLevel: 'debug', maxRetries: 0 }, [
+      http.post(`${BASE_URL}/v1/events/trigger`, () => Response.error()),
+    ])
+    const error = (await rejectionOf(client.events.trigger(TRIGGER))) as NotifyKitError
+    // A dropped connection gets one free retry (stale keep-alive socket): two attempts, two lines.
+    const attempts = lines.filter((line) => line.level === 'debug')
+    expect(attempts).toHaveLength(error.attempts)
+    expect(attempts.length).toBeGreaterThan(0)
+    attempts.forEach((line, index) => {
+      expect(line.args[0]).toMatch(
+        new RegExp(`^notifykit: POST /v1/events/trigger failed in \\d+ ms \\(attempt ${index + 1}\\): `),
+      )
+      expect(line.args[1]).toEqual({
+        method: 'POST',
+        path: '/v1/events/trigger',
+        error: 'ConnectionError',
+        durationMs: expect.any(Number),
+        attempt: index + 1,
+      })
+    })
+  })
+
+  it('an attempt cut short by the deadline is still logged', async () => {
+    const server = await startServer(() => {
+      // Never answers: the deadline ends the attempt.
+    })
+    const { logger, lines } = recordingLogger()
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      logger,
+      logLevel: 'debug',
+    })
+    try {
+      await rejectionOf(client.events.trigger(TRIGGER, { deadlineMs: 50 }))
+      expect(lines.map((line) => line.args[0])).toEqual([
+        expect.stringMatching(/^notifykit: POST \/v1\/events\/trigger failed in \d+ ms \(attempt 1\): /),
+      ])
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})
+
+describe('console, the default logger', () => {
+  it('gets one single-line string per entry, the details as JSON on the same line', async () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {})
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      await clientWith({ logLevel: 'debug', logBodies: true }).events.trigger(TRIGGER)
+      const calls = [...debug.mock.calls, ...info.mock.calls, ...warn.mock.calls]
+      expect(calls).toHaveLength(4)
+      for (const call of calls) {
+        expect(call).toHaveLength(1)
+        expect(call[0]).toMatch(/^notifykit: [^\n]+ \{.*\}$/)
+      }
+      const [, json] = /^notifykit: POST \/v1\/events\/trigger 201 [^{]+ (\{.*\})$/.exec(
+        String(debug.mock.calls[1]?.[0]),
+      ) ?? ['', '{}']
+      expect(JSON.parse(json)).toMatchObject({ status: 201, attempt: 2, requestId: 'req-second' })
+      expect(JSON.parse(json).requestBody).toBe(JSON.stringify(TRIGGER))
+    } finally {
+      debug.mockRestore()
+      info.mockRestore()
+      warn.mockRestore()
+    }
+  })
+})
+
+describe('bodies', () => {
+  const bodyMarker = 'ada@example.com'
+
+  it('are never logged without logBodies, even at debug', async () => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) {
+      expect(line.rendered).not.toContain(bodyMarker)
+      expect(line.rendered).not.toContain('tx-1')
+    }
+  })
+
+  it('are logged with logBodies at debug: the request and the response body on the attempt line', async () => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger, logLevel: 'debug', logBodies: true }).events.trigger(TRIGGER)
+    const last = lines.filter((line) => line.level === 'debug').at(-1)
+    expect(last?.args[1]).toMatchObject({ status: 201 })
+    const details = last?.args[1] as { requestBody: string; responseBody: string }
+    expect(JSON.parse(details.requestBody)).toEqual(TRIGGER)
+    expect(JSON.parse(details.responseBody)).toEqual({
+      data: { acknowledged: 'yes', status: 'processed', transactionId: 'tx-1' },
+    })
+  })
+
+  it.each<LogLevel>(['info', 'warn'])('are not logged at %s, even with logBodies', async (logLevel) => {
+    const { logger, lines } = recordingLogger()
+    await clientWith({ logger, logLevel, logBodies: true }).events.trigger(TRIGGER)
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) expect(line.rendered).not.toContain(bodyMarker)
+  })
+})
+
+describe('the API key and the Authorization header', () => {
+  /** Everything that could carry the key, rendered as a log store or an error tracker would keep it. */
+  function renderings(value: unknown): string[] {
+    const texts = [inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })]
+    try {
+      texts.push(JSON.stringify(value) ?? '')
+    } catch {
+      // Circular values cannot be JSON: inspect above already covers them.
+    }
+    if (value instanceof Error) texts.push(value.message, String(value), value.stack ?? '')
+    return texts
+  }
+
+  function expectNoSecret(texts: readonly string[], { headerName }: { headerName: boolean }) {
+    for (const text of texts) {
+      expect(text).not.toContain(API_KEY)
+      // An echoed header may leave its scheme behind, never what follows it.
+      expect(text).not.toMatch(/ApiKey (?!\[redacted\])/)
+      // An error may name the header ("authorization cannot be set here"); a log line has no reason to.
+      if (!headerName) expect(text).not.toMatch(/authorization/i)
+    }
+  }
+
+  it('appear in no log line at any level, even when the key is echoed in bodies and paths', async () => {
+    const { logger, lines } = recordingLogger()
+    let calls = 0
+    const echo = http.all('*', async ({ request }) => {
+      calls++
+      // A server (or proxy) that echoes what it got, the Authorization header included.
+      const seen = { body: await request.text(), credentials: request.headers.get('authorization') }
+      if (calls === 1) {
+        return HttpResponse.json(seen, { status: 503, headers: { 'retry-after-ms': '0' } })
+      }
+      return HttpResponse.json(
+        { data: { acknowledged: 'yes', status: 'processed', echo: seen } },
+        { status: 201 },
+      )
+    })
+    const client = clientWith({ logger, logLevel: 'debug', logBodies: true }, [echo])
+    await client.events.trigger({ ...TRIGGER, payload: { note: `my key is ${API_KEY}` } })
+    // The key as a path segment: the GET line and its drift warning carry it.
+    await client.notifications.get(API_KEY)
+    expect(countByLevel(lines)).toEqual({ debug: 3, info: 1, warn: 2, error: 0 })
+    // The probe sees what it should: bodies were logged, with the key replaced.
+    expect(lines.some((line) => line.rendered.includes('[redacted]'))).toBe(true)
+    expectNoSecret(
+      lines.map((line) => line.rendered),
+      { headerName: false },
+    )
+  })
+
+  it('appear in no error the SDK raises: message, JSON.stringify, util.inspect, stack', async () => {
+    const errors: unknown[] = []
+    const answers = [
+      () =>
+        HttpResponse.json(
+          { statusCode: 401, message: 'API Key not found', error: 'Unauthorized' },
+          { status: 401 },
+        ),
+      () => HttpResponse.text('<html>Bad gateway</html>', { status: 502 }),
+      () => Response.error(),
+      () => HttpResponse.json({ data: 'not an object' }, { status: 201 }),
+    ]
+    for (const answer of answers) {
+      const client = clientWith({ maxRetries: 0, responseValidation: 'strict' }, [
+        http.all('*', () => answer()),
+      ])
+      errors.push(await rejectionOf(client.events.trigger(TRIGGER)))
+      errors.push(await rejectionOf(client.notifications.get('n-1')))
+    }
+    const valid = clientWith({})
+    errors.push(await rejectionOf(valid.events.trigger({ name: 'welcome' } as never)))
+    errors.push(
+      await rejectionOf(valid.events.trigger(TRIGGER, { headers: { authorization: `ApiKey ${API_KEY}` } })),
+    )
+
+    // Real sockets: a refused connection and a timeout keep undici's error as `cause`.
+    const refused = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+    })
+    errors.push(await rejectionOf(refused.events.trigger(TRIGGER, { maxRetries: 0 })))
+    await refused.close()
+    const silent = await startServer(() => {})
+    const timingOut = new NotificationClient({ apiKey: API_KEY, baseUrl: silent.baseUrl, timeoutMs: 50 })
+    errors.push(await rejectionOf(timingOut.events.trigger(TRIGGER, { maxRetries: 0 })))
+    await timingOut.close()
+    await silent.close()
+
+    expect(errors).toHaveLength(12)
+    for (const error of errors) expect(error).toBeInstanceOf(NotifyKitError)
+    expectNoSecret(errors.flatMap(renderings), { headerName: true })
+  })
+
+  it('appear nowhere in an inspected or serialized client', () => {
+    const client = clientWith({})
+    const derived = client.withOptions({ timeoutMs: 1_000 })
+    expectNoSecret(
+      [inspect(client, { showHidden: true }), JSON.stringify(client), String(client), inspect(derived)],
+      { headerName: false },
+    )
+  })
+})

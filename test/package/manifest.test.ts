@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+// The promises package.json makes to npm users, checked without a build. The built files themselves
+// are checked from the packed tarball by `npm run check:package` and `npm run smoke`.
+
+interface Manifest {
+  type: string
+  sideEffects: boolean
+  main: string
+  module: string
+  types: string
+  exports: Record<string, unknown>
+  files: string[]
+  engines: { node: string }
+  dependencies: Record<string, string>
+  devDependencies: Record<string, string>
+  peerDependencies: Record<string, string>
+  peerDependenciesMeta: Record<string, { optional?: boolean }>
+}
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Manifest
+
+describe('package.json', () => {
+  it.each([
+    ['.', 'index'],
+    ['./testing', 'testing'],
+  ])('%s: import and require, each with its own types listed first', (entry, file) => {
+    const conditions = manifest.exports[entry] as Record<string, Record<string, string>>
+    expect(Object.keys(conditions)).toEqual(['import', 'require'])
+    expect(conditions.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` })
+    expect(conditions.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` })
+    expect(Object.keys(conditions.import ?? {})[0]).toBe('types')
+    expect(Object.keys(conditions.require ?? {})[0]).toBe('types')
+  })
+
+  it('has fallbacks for tools that ignore exports, and declares no side effects', () => {
+    expect(manifest.type).toBe('module')
+    expect(manifest.main).toBe('./dist/index.cjs')
+    expect(manifest.module).toBe('./dist/index.js')
+    expect(manifest.types).toBe('./dist/index.d.cts')
+    expect(manifest.sideEffects).toBe(false)
+  })
+
+  it('publishes only the build and the documents users read', () => {
+    expect(manifest.files.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'SECURITY.md', 'dist'])
+  })
+
+  it('depends at run time on undici and zod only; msw is an optional peer of the test kit', () => {
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['undici', 'zod'])
+    expect(Object.keys(manifest.peerDependencies)).toEqual(['msw'])
+    expect(manifest.peerDependenciesMeta.msw?.optional).toBe(true)
+    expect(manifest.devDependencies.msw).toBeDefined()
+  })
+
+  it('supports the Node versions the smoke test runs: 20.18.1 (undici 7 needs it) and newer', () => {
+    expect(manifest.engines.node).toBe('>=20.18.1')
+  })
+})

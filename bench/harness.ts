@@ -1,0 +1,125 @@
+// Process plumbing shared by run.ts and profile.ts: the built package, the compiled workers, the
+// server process and the measuring process.
+import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Readable, Writable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { cleanEnv } from './cold-start.js'
+import type { WorkerConfig } from './protocol.js'
+
+export const root = fileURLToPath(new URL('..', import.meta.url))
+export const resultsDir = join(root, 'bench', 'results')
+export const distEntry = join(root, 'dist', 'index.js')
+const buildDir = join(resultsDir, '.build')
+
+export function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`)
+}
+
+function newestMtime(path: string): number {
+  const stats = statSync(path)
+  if (!stats.isDirectory()) return stats.mtimeMs
+  let newest = stats.mtimeMs
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
+  return newest
+}
+
+function distMtime(): number | undefined {
+  try {
+    return statSync(distEntry).mtimeMs
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The measured package is the built one; rebuilt with tsup when missing or older than its sources
+ * (unless `build` is false: for profiling while others edit the sources).
+ */
+export function ensureDist(build = true): { rebuilt: boolean; stale: boolean } {
+  const built = distMtime()
+  const sources = Math.max(
+    newestMtime(join(root, 'src')),
+    newestMtime(join(root, 'package.json')),
+    newestMtime(join(root, 'tsup.config.ts')),
+  )
+  if (built !== undefined && built >= sources) return { rebuilt: false, stale: false }
+  if (built !== undefined && !build) {
+    log('WARNING: dist is older than src and --no-build was given; measuring it as it is')
+    return { rebuilt: false, stale: true }
+  }
+  log(built === undefined ? 'dist is missing: npx tsup' : 'dist is older than src: npx tsup')
+  const started = performance.now()
+  try {
+    execFileSync('npx', ['tsup'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+    log(`built in ${Math.round((performance.now() - started) / 1000)} s`)
+    return { rebuilt: true, stale: false }
+  } catch (error) {
+    if (distMtime() === undefined) throw error
+    log('WARNING: tsup failed; measuring the existing, stale dist')
+    return { rebuilt: false, stale: true }
+  }
+}
+
+/** The measuring processes run as plain JavaScript under plain `node`: no loader in the hot path. */
+export async function compileWorkers(): Promise<{ server: string; client: string }> {
+  await build({
+    entryPoints: [join(root, 'bench', 'server.ts'), join(root, 'bench', 'client.ts')],
+    outdir: buildDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+  })
+  return { server: join(buildDir, 'server.mjs'), client: join(buildDir, 'client.mjs') }
+}
+
+export interface Server {
+  port: number
+  stop(): void
+}
+
+export function startServer(script: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcessByStdio<Writable, Readable, null> = spawn(process.execPath, [script], {
+      cwd: root,
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    child.on('error', reject)
+    child.stdout.once('data', (chunk: Buffer) => {
+      const { port } = JSON.parse(chunk.toString()) as { port: number }
+      // The server exits when its stdin ends.
+      resolve({ port, stop: () => child.stdin.end() })
+    })
+  })
+}
+
+/** Runs the measuring process with `--expose-gc` (plus `nodeFlags`) and returns what it printed. */
+export function runWorker<Result>(
+  script: string,
+  config: WorkerConfig,
+  nodeFlags: string[] = [],
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', ...nodeFlags, script, JSON.stringify(config)], {
+      cwd: root,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`measuring process exited with ${code}`))
+      else resolve(JSON.parse(output) as Result)
+    })
+  })
+}

@@ -1,0 +1,338 @@
+// `npm run bench` (add `--quick` for a short run): notifykit against raw undici on a local server.
+// Prints a markdown table, writes bench/results/latest.json and bench/results/latest.md.
+// It is a benchmark, not a test: nothing here runs under `npm test`.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { type BundleResult, measureBundles } from './bundle.js'
+import { type ColdStartResult, measureColdStart } from './cold-start.js'
+import {
+  compileWorkers,
+  distEntry,
+  ensureDist,
+  log,
+  resultsDir,
+  root,
+  runWorker,
+  startServer,
+} from './harness.js'
+import {
+  clientName,
+  type MemoryConfig,
+  type MemoryResult,
+  type Operation,
+  RAW_UNDICI,
+  type RoundsConfig,
+  type RoundsResult,
+  type Scenario,
+  type SdkClientSpec,
+  type Segment,
+} from './protocol.js'
+import { median, round } from './stats.js'
+
+const quick = process.argv.includes('--quick')
+// Many short rounds rather than a few long ones: the ratio of two neighbouring segments survives the
+// load of a shared machine better than a ratio of long averages.
+const settings = quick
+  ? { rounds: 4, segmentMs: 150, warmupMs: 150, memoryWarmupCalls: 2_000, memoryCalls: 10_000, coldStarts: 5 }
+  : {
+      rounds: 20,
+      segmentMs: 250,
+      warmupMs: 300,
+      memoryWarmupCalls: 5_000,
+      memoryCalls: 100_000,
+      coldStarts: 15,
+    }
+const SCENARIOS: Scenario[] = [
+  { operation: 'trigger', concurrency: 1 },
+  { operation: 'get', concurrency: 1 },
+  { operation: 'trigger', concurrency: 32 },
+  { operation: 'get', concurrency: 32 },
+]
+const MEMORY_CONCURRENCY = 32
+
+// ---------------------------------------------------------------------------------------------
+// The summary: medians over rounds, and the median of the per-round ratios to raw undici.
+
+type Metric = 'callsPerSecond' | 'cpuUsPerCall' | 'p50Ms' | 'p99Ms'
+type Target = { kind: 'max' | 'min'; ratio: number } | undefined
+
+interface Row {
+  figure: string
+  raw: string
+  notifykit: string
+  ratio: string
+  target: string
+  result: 'pass' | 'miss' | ''
+  /** Per-round ratios, or per-process ratios for cold start. */
+  ratios?: number[]
+}
+
+function segmentsOf(segments: Segment[], client: string, operation: Operation, concurrency: number) {
+  return segments.filter(
+    (s) => s.client === client && s.operation === operation && s.concurrency === concurrency,
+  )
+}
+
+function metricOf(segment: Segment, metric: Metric): number {
+  const value = segment[metric]
+  if (value === undefined) throw new Error(`no ${metric} in segment`)
+  return value
+}
+
+function compareRow(
+  segments: Segment[],
+  client: string,
+  operation: Operation,
+  concurrency: number,
+  metric: Metric,
+  figure: string,
+  target: Target,
+): Row {
+  const ours = segmentsOf(segments, client, operation, concurrency)
+  const raw = segmentsOf(segments, RAW_UNDICI, operation, concurrency)
+  const ratios = ours.map((segment, i) => {
+    const floor = raw[i]
+    if (!floor || floor.round !== segment.round) throw new Error('rounds out of step')
+    return metricOf(segment, metric) / metricOf(floor, metric)
+  })
+  const ratio = median(ratios)
+  const digits = metric === 'callsPerSecond' ? 0 : metric === 'cpuUsPerCall' ? 1 : 3
+  return {
+    figure,
+    raw: String(round(median(raw.map((s) => metricOf(s, metric))), digits)),
+    notifykit: String(round(median(ours.map((s) => metricOf(s, metric))), digits)),
+    ratio: `${ratio.toFixed(3)}×`,
+    target: target ? `${target.kind === 'max' ? '≤' : '≥'} ${target.ratio}×` : '—',
+    result: target
+      ? (target.kind === 'max' ? ratio <= target.ratio : ratio >= target.ratio)
+        ? 'pass'
+        : 'miss'
+      : '',
+    ratios: ratios.map((r) => round(r, 3)),
+  }
+}
+
+const LABEL: Record<Operation, string> = { trigger: 'trigger', get: 'get notification (20 KB)' }
+const LENIENT: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseValidation: 'lenient' }
+const OFF: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseValidation: 'off' }
+const MODE: Record<string, string> = { [clientName(LENIENT)]: 'lenient', [clientName(OFF)]: 'validation off' }
+
+function rows(
+  rounds: RoundsResult,
+  memory: MemoryResult,
+  cold: ColdStartResult,
+  bundle: BundleResult,
+): Row[] {
+  const segments = rounds.segments
+  const result: Row[] = []
+  const sdkClients = [clientName(LENIENT), clientName(OFF)]
+  const cpuTarget = (client: string, operation: Operation): Target => ({
+    kind: 'max',
+    ratio: client === clientName(OFF) ? 1.1 : operation === 'trigger' ? 1.15 : 1.5,
+  })
+  for (const concurrency of [32, 1]) {
+    for (const operation of ['trigger', 'get'] as const) {
+      for (const client of sdkClients) {
+        result.push(
+          compareRow(
+            segments,
+            client,
+            operation,
+            concurrency,
+            'cpuUsPerCall',
+            `CPU µs/call, ${LABEL[operation]}, ${MODE[client]}, concurrency ${concurrency}`,
+            cpuTarget(client, operation),
+          ),
+        )
+      }
+    }
+  }
+  for (const concurrency of [32, 1]) {
+    for (const operation of ['trigger', 'get'] as const) {
+      for (const client of sdkClients) {
+        result.push(
+          compareRow(
+            segments,
+            client,
+            operation,
+            concurrency,
+            'callsPerSecond',
+            `calls/s, ${LABEL[operation]}, ${MODE[client]}, concurrency ${concurrency}`,
+            concurrency === 32 ? { kind: 'min', ratio: 0.85 } : undefined,
+          ),
+        )
+      }
+    }
+  }
+  for (const metric of ['p50Ms', 'p99Ms'] as const) {
+    for (const operation of ['trigger', 'get'] as const) {
+      for (const client of sdkClients) {
+        result.push(
+          compareRow(
+            segments,
+            client,
+            operation,
+            1,
+            metric,
+            `${metric === 'p50Ms' ? 'p50' : 'p99'} latency ms, ${LABEL[operation]}, ${MODE[client]}, concurrency 1`,
+            undefined,
+          ),
+        )
+      }
+    }
+  }
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
+  const rssGrowth = memory.afterCalls.rssBytes - memory.afterWarmup.rssBytes
+  const heapGrowth = memory.afterCalls.heapUsedBytes - memory.afterWarmup.heapUsedBytes
+  result.push({
+    figure: `RSS MB after ${memory.calls.toLocaleString('en')} calls vs after warm-up, lenient`,
+    raw: '—',
+    notifykit: `${mb(memory.afterWarmup.rssBytes)} → ${mb(memory.afterCalls.rssBytes)}`,
+    ratio: `${rssGrowth >= 0 ? '+' : ''}${mb(rssGrowth)} MB`,
+    target: '≤ +10 MB',
+    result: rssGrowth <= 10 * 1024 * 1024 ? 'pass' : 'miss',
+  })
+  result.push({
+    figure: `heap used MB after ${memory.calls.toLocaleString('en')} calls vs after warm-up, lenient`,
+    raw: '—',
+    notifykit: `${mb(memory.afterWarmup.heapUsedBytes)} → ${mb(memory.afterCalls.heapUsedBytes)}`,
+    ratio: `${heapGrowth >= 0 ? '+' : ''}${mb(heapGrowth)} MB`,
+    target: '—',
+    result: '',
+  })
+  const importRatio = median(cold.importRatios)
+  result.push({
+    figure: `cold start ms, import + construct (vs import undici + zod), median of ${cold.processes}`,
+    raw: cold.baseline.importMs.toFixed(1),
+    notifykit: cold.notifykit.importMs.toFixed(1),
+    ratio: `${importRatio.toFixed(3)}×`,
+    target: '≤ 1.15×',
+    result: importRatio <= 1.15 ? 'pass' : 'miss',
+    ratios: cold.importRatios.map((r) => round(r, 3)),
+  })
+  const readyRatio = median(cold.readyRatios)
+  result.push({
+    figure: `cold start ms, process start → ready, median of ${cold.processes}`,
+    raw: cold.baseline.readyMs.toFixed(1),
+    notifykit: cold.notifykit.readyMs.toFixed(1),
+    ratio: `${readyRatio.toFixed(3)}×`,
+    target: '—',
+    result: '',
+    ratios: cold.readyRatios.map((r) => round(r, 3)),
+  })
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1)
+  result.push({
+    figure: 'bundle KB, trigger handler, esbuild minified + gzipped (vs undici + zod handler)',
+    raw: kb(bundle.baseline.gzippedBytes),
+    notifykit: kb(bundle.notifykit.gzippedBytes),
+    ratio: `+${kb(bundle.deltaGzippedBytes)} KB`,
+    target: '≤ +15 KB',
+    result: bundle.deltaGzippedBytes <= 15 * 1024 ? 'pass' : 'miss',
+  })
+  return result
+}
+
+function table(result: Row[]): string {
+  const header = '| figure | raw undici | notifykit | ratio | target | result |\n|---|---:|---:|---:|---|---|'
+  const lines = result.map(
+    (row) =>
+      `| ${row.figure} | ${row.raw} | ${row.notifykit} | ${row.ratio} | ${row.target} | ${row.result} |`,
+  )
+  return [header, ...lines].join('\n')
+}
+
+function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8')
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? 'unknown'
+  let commit = 'unknown'
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()
+  } catch {}
+  return {
+    cpus: availableParallelism(),
+    cpuModel: model,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageAtStart: loadavg().map((load) => round(load, 2)),
+    commit,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const started = performance.now()
+const host = machine()
+mkdirSync(resultsDir, { recursive: true })
+const dist = ensureDist(!process.argv.includes('--no-build'))
+const packageUrl = pathToFileURL(distEntry).href
+const scripts = await compileWorkers()
+const server = await startServer(scripts.server)
+let roundsResult: RoundsResult
+let memoryResult: MemoryResult
+try {
+  const rounds: RoundsConfig = {
+    mode: 'rounds',
+    port: server.port,
+    clients: [
+      { ...LENIENT, packageUrl },
+      { ...OFF, packageUrl },
+    ],
+    rounds: settings.rounds,
+    segmentMs: settings.segmentMs,
+    warmupMs: settings.warmupMs,
+    scenarios: SCENARIOS,
+  }
+  log(`${settings.rounds} rounds × ${SCENARIOS.length} scenarios × 3 clients × ${settings.segmentMs} ms`)
+  roundsResult = await runWorker<RoundsResult>(scripts.client, rounds)
+  const memory: MemoryConfig = {
+    mode: 'memory',
+    port: server.port,
+    client: { ...LENIENT, packageUrl },
+    warmupCalls: settings.memoryWarmupCalls,
+    calls: settings.memoryCalls,
+    concurrency: MEMORY_CONCURRENCY,
+  }
+  log(`memory: ${settings.memoryCalls.toLocaleString('en')} calls`)
+  memoryResult = await runWorker<MemoryResult>(scripts.client, memory)
+} finally {
+  server.stop()
+}
+log(`cold start: ${settings.coldStarts} processes each`)
+const coldResult = await measureColdStart(packageUrl, root, settings.coldStarts)
+log('bundle sizes')
+const bundleResult = await measureBundles(distEntry, root)
+
+const summary = rows(roundsResult, memoryResult, coldResult, bundleResult)
+const elapsedS = round((performance.now() - started) / 1000, 1)
+const heading = `notifykit vs raw undici${quick ? ' (quick run)' : ''}: ${host.cpus} CPUs, ${host.cpuModel}, node ${host.node}, load average ${host.loadAverageAtStart.join(' ')} at start; ${settings.rounds} interleaved rounds of ${settings.segmentMs} ms, ratio = median of per-round ratios; ${elapsedS} s`
+const markdown = `${heading}\n\n${table(summary)}\n`
+process.stdout.write(`\n${markdown}`)
+const misses = summary.filter((row) => row.result === 'miss').map((row) => row.figure)
+if (!roundsResult.gcExposed) log('WARNING: global.gc was not exposed; memory figures include garbage')
+if (dist.stale) log('WARNING: dist was stale (tsup failed)')
+writeFileSync(join(resultsDir, 'latest.md'), markdown)
+writeFileSync(
+  join(resultsDir, 'latest.json'),
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      quick,
+      machine: host,
+      settings,
+      dist,
+      elapsedSeconds: elapsedS,
+      summary,
+      misses,
+      rounds: roundsResult,
+      memory: memoryResult,
+      coldStart: coldResult,
+      bundle: bundleResult,
+    },
+    null,
+    2,
+  )}\n`,
+)
+log(`wrote bench/results/latest.json and latest.md in ${elapsedS} s; ${misses.length} target(s) missed`)

@@ -56,7 +56,10 @@ export class ApiPromise<T> implements PromiseLike<T> {
     onFulfilled?: ((value: T) => Fulfilled | PromiseLike<Fulfilled>) | null,
     onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
   ): Promise<Fulfilled | Rejected> {
-    return this.#dataPromise().then(onFulfilled, onRejected)
+    // `await` lands here once per call: straight from the outcome, without the intermediate
+    // promise of the data alone (one promise and one microtask fewer per call).
+    if (typeof onFulfilled !== 'function') return this.#dataPromise().then(onFulfilled, onRejected)
+    return this.#outcome.then((outcome) => onFulfilled(outcome.data), onRejected)
   }
 
   catch<Rejected = never>(

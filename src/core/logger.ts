@@ -136,34 +136,60 @@ export function redactErrorSecret(error: unknown, secret: string): void {
 const MIN_ECHO_SECRET_LENGTH = 16
 
 /**
- * A response as the SDK will keep it, with any echo of the secret replaced: a server or proxy that
- * repeats the key ("invalid key sk_live_…") must not put it into error messages, `error.body`,
- * `withResponse()` headers or results. Returns the same objects when there is nothing to replace.
+ * Scrubs responses of any echo of the secret: a server or proxy that repeats the key ("invalid key
+ * sk_live_…") must not put it into error messages, `error.body`, `withResponse()` headers or results.
+ * Built once per key, since it runs on every response: the search forms are computed here, and the
+ * per-response checks are plain loops that allocate nothing when there is nothing to replace.
  * @internal
  */
-export function redactResponseSecret<Headers extends Record<string, string | string[] | undefined>>(
-  body: string,
-  headers: Headers,
-  secret: string,
-): { body: string; headers: Headers } {
-  if (secret.length < MIN_ECHO_SECRET_LENGTH) return { body, headers }
-  const forms = secretForms(secret)
-  const redact = (text: string) => redactForms(text, forms)
-  const echoed = (text: string) => forms.some((form) => text.includes(form))
-  const headerEchoes = Object.values(headers).some((value) =>
-    Array.isArray(value) ? value.some(echoed) : value !== undefined && echoed(value),
-  )
-  if (!headerEchoes) return { body: echoed(body) ? redact(body) : body, headers }
-  const copy = Object.create(Object.getPrototypeOf(headers)) as Headers
-  for (const [name, value] of Object.entries(headers)) {
-    Object.defineProperty(copy, name, {
-      value: Array.isArray(value) ? value.map(redact) : value === undefined ? value : redact(value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+export class ResponseSecretScrubber {
+  readonly #forms: readonly string[]
+
+  constructor(secret: string) {
+    this.#forms = secret.length < MIN_ECHO_SECRET_LENGTH ? [] : secretForms(secret)
   }
-  return { body: echoed(body) ? redact(body) : body, headers: copy }
+
+  /** The text with every echo replaced; the same string when there is none. */
+  text(text: string): string {
+    return includesAny(text, this.#forms) ? redactForms(text, this.#forms) : text
+  }
+
+  /** The headers with every echo replaced; the same object when there is none. */
+  headers<Headers extends Record<string, string | string[] | undefined>>(headers: Headers): Headers {
+    const forms = this.#forms
+    if (forms.length === 0 || !headersEcho(headers, forms)) return headers
+    const copy = Object.create(Object.getPrototypeOf(headers)) as Headers
+    for (const [name, value] of Object.entries(headers)) {
+      Object.defineProperty(copy, name, {
+        value: Array.isArray(value)
+          ? value.map((item) => redactForms(item, forms))
+          : value === undefined
+            ? value
+            : redactForms(value, forms),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
+    return copy
+  }
+}
+
+function includesAny(text: string, forms: readonly string[]): boolean {
+  for (const form of forms) if (text.includes(form)) return true
+  return false
+}
+
+function headersEcho(headers: Record<string, string | string[] | undefined>, forms: readonly string[]) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (typeof value === 'string') {
+      if (includesAny(value, forms)) return true
+    } else if (Array.isArray(value)) {
+      for (const item of value) if (includesAny(item, forms)) return true
+    }
+  }
+  return false
 }
 
 /** The secret as written, and as it appears inside a JSON string when it holds `"` or `\`. */

@@ -19,8 +19,15 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
 /** An identifier the server needs to find something by: never empty. */
 export const IdentifierSchema = z.string().min(1, { message: 'Must not be empty' })
 
-/** A JSON object with any keys: payloads, overrides, controls. */
-export const JsonObjectSchema = z.record(z.string(), z.unknown())
+/**
+ * A JSON object with any keys: payloads, overrides, controls. Only the container is checked, the
+ * same plain-object test `z.record` makes: walking every key (as `z.record(z.string(), z.unknown())`
+ * does, copying each into a new object) costs about as much as `JSON.parse` of a large response,
+ * and its copy is never used: requests are sent and results returned exactly as they are.
+ */
+export const JsonObjectSchema = z.custom<Record<string, unknown>>((value) => z.util.isPlainObject(value), {
+  message: 'Expected an object',
+})
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
 export const CHANNEL_NAMES = ['email', 'sms', 'in_app', 'push', 'chat'] as const

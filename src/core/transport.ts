@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Dispatcher } from 'undici'
+import { ResponseSecretScrubber, redactErrorSecret } from '../internal/redact.js'
 import { AbortError, ConnectionError, NotifyKitError, type ResponseHeaders, TimeoutError } from './errors.js'
-import { ResponseSecretScrubber, redactErrorSecret } from './logger.js'
 
 /** One HTTP exchange, ready for the wire: everything validated and encoded already. */
 export interface WireRequest {

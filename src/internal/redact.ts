@@ -1,0 +1,155 @@
+// Keeping the API key out of everything the SDK writes or hands back: log lines, errors raised by
+// undici or a user's dispatcher, and responses from a server that echoes the key.
+
+const REDACTED = '[redacted]'
+
+/** Replaces every occurrence of one form of the secret in a string. */
+function redactSecret(text: string, secret: string): string {
+  return secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text
+}
+
+export function redactForms(text: string, forms: readonly string[]): string {
+  return forms.reduce((result, form) => redactSecret(result, form), text)
+}
+
+const MAX_DEPTH = 32
+
+/**
+ * A copy of `value` with the secret replaced in every string, object keys included. It walks the
+ * value instead of editing its JSON text, so that no secret, however short, can break the JSON apart.
+ */
+export function redactDeep(value: unknown, forms: readonly string[], depth = 0): unknown {
+  if (forms.length === 0) return value
+  if (typeof value === 'string') return redactForms(value, forms)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_DEPTH) return '[too deep to log]'
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, forms, depth + 1))
+  const copy: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, so that a `__proto__` key stays a key instead of replacing the copy's prototype.
+    Object.defineProperty(copy, redactForms(key, forms), {
+      value: redactDeep(item, forms, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return copy
+}
+
+/**
+ * Removes the secret, in place, from an error raised outside the SDK (undici, a dispatcher the user
+ * passed) before the SDK wraps it as a `cause`: message, stack and string properties, through plain
+ * objects, arrays and nested causes. undici's MockAgent, for one, prints the request headers,
+ * `authorization` included, into its "Mock dispatch not matched" message.
+ * @internal
+ */
+export function redactErrorSecret(error: unknown, secret: string): void {
+  if (!secret) return
+  // Messages often hold the headers as JSON, where a `"` or `\` in the key appears escaped.
+  for (const form of secretForms(secret)) scrubInPlace(error, form, 0, new Set())
+}
+
+/**
+ * Below this length a key is a test key (`'test'`, `'key'`): looking for it in responses would
+ * rewrite ordinary data, while a real key of this length cannot occur in a response by chance.
+ */
+const MIN_ECHO_SECRET_LENGTH = 16
+
+/**
+ * Scrubs responses of any echo of the secret: a server or proxy that repeats the key ("invalid key
+ * sk_live_…") must not put it into error messages, `error.body`, `withResponse()` headers or results.
+ * Built once per key, since it runs on every response: the search forms are computed here, and the
+ * per-response checks are plain loops that allocate nothing when there is nothing to replace.
+ * @internal
+ */
+export class ResponseSecretScrubber {
+  readonly #forms: readonly string[]
+
+  constructor(secret: string) {
+    this.#forms = secret.length < MIN_ECHO_SECRET_LENGTH ? [] : secretForms(secret)
+  }
+
+  /** The text with every echo replaced; the same string when there is none. */
+  text(text: string): string {
+    return includesAny(text, this.#forms) ? redactForms(text, this.#forms) : text
+  }
+
+  /** The headers with every echo replaced; the same object when there is none. */
+  headers<Headers extends Record<string, string | string[] | undefined>>(headers: Headers): Headers {
+    const forms = this.#forms
+    if (forms.length === 0 || !headersEcho(headers, forms)) return headers
+    const copy = Object.create(Object.getPrototypeOf(headers)) as Headers
+    for (const [name, value] of Object.entries(headers)) {
+      Object.defineProperty(copy, name, {
+        value: Array.isArray(value)
+          ? value.map((item) => redactForms(item, forms))
+          : value === undefined
+            ? value
+            : redactForms(value, forms),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
+    return copy
+  }
+}
+
+function includesAny(text: string, forms: readonly string[]): boolean {
+  for (const form of forms) if (text.includes(form)) return true
+  return false
+}
+
+function headersEcho(headers: Record<string, string | string[] | undefined>, forms: readonly string[]) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (typeof value === 'string') {
+      if (includesAny(value, forms)) return true
+    } else if (Array.isArray(value)) {
+      for (const item of value) if (includesAny(item, forms)) return true
+    }
+  }
+  return false
+}
+
+/** The secret as written, and as it appears inside a JSON string when it holds `"` or `\`. */
+export function secretForms(secret: string): string[] {
+  const escaped = JSON.stringify(secret).slice(1, -1)
+  return escaped === secret ? [secret] : [secret, escaped]
+}
+
+const MAX_ERROR_DEPTH = 8
+
+function scrubInPlace(value: unknown, secret: string, depth: number, seen: Set<object>): void {
+  if (value === null || typeof value !== 'object' || depth > MAX_ERROR_DEPTH || seen.has(value)) return
+  seen.add(value)
+  const isError = value instanceof Error
+  // Live objects (sockets, requests) are not walked: only what an error carries as plain data.
+  if (!isError && !Array.isArray(value) && !isPlainObject(value)) return
+  const record = value as Record<string, unknown>
+  const names = isError ? ['message', 'stack', ...Object.keys(record)] : Object.keys(record)
+  for (const name of names) {
+    const item = record[name]
+    if (typeof item === 'string') {
+      if (item.includes(secret)) setQuietly(record, name, redactSecret(item, secret))
+    } else {
+      scrubInPlace(item, secret, depth + 1, seen)
+    }
+  }
+  if (isError) scrubInPlace(value.cause, secret, depth + 1, seen)
+  if (value instanceof AggregateError) scrubInPlace(value.errors, secret, depth + 1, seen)
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function setQuietly(record: Record<string, unknown>, name: string, value: string): void {
+  try {
+    record[name] = value
+  } catch {
+    // A read-only property of a frozen foreign error: nothing more can be done in place.
+  }
+}

@@ -76,7 +76,12 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       ? { dispatcher: options.dispatcher, owned: false, closed: false }
       : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true, closed: false })
     const core = new RequestCore({
-      transport: new Transport(this.#pool.dispatcher, settings.origin, settings.maxResponseBytes),
+      transport: new Transport(
+        this.#pool.dispatcher,
+        settings.origin,
+        settings.maxResponseBytes,
+        settings.apiKey,
+      ),
       basePath: settings.basePath,
       authorization: `ApiKey ${settings.apiKey}`,
       userAgent: `notifykit/${VERSION} node/${process.version}`,

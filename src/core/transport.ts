@@ -62,14 +62,16 @@ export class Transport {
   readonly #dispatcher: Dispatcher
   readonly #origin: string
   readonly #maxResponseBytes: number
-  // The key is the same on every call of a client; the scrubber is rebuilt only if it changes.
-  #scrubberAuthorization: string | undefined
-  #scrubber = new ResponseSecretScrubber('')
+  /** The API key, only to keep it out of what comes back: errors from undici and echoing servers. */
+  readonly #apiKey: string
+  readonly #scrubber: ResponseSecretScrubber
 
-  constructor(dispatcher: Dispatcher, origin: string, maxResponseBytes: number) {
+  constructor(dispatcher: Dispatcher, origin: string, maxResponseBytes: number, apiKey: string) {
     this.#dispatcher = dispatcher
     this.#origin = origin
     this.#maxResponseBytes = maxResponseBytes
+    this.#apiKey = apiKey
+    this.#scrubber = new ResponseSecretScrubber(apiKey)
   }
 
   async send(
@@ -99,16 +101,15 @@ export class Transport {
       })
       const body = await readBody(response, this.#maxResponseBytes)
       // A server that echoes the key back must not put it into errors, logs or results.
-      const scrubber = this.#scrubberFor(request.headers.authorization)
       return {
         status: response.statusCode,
-        headers: scrubber.headers(response.headers),
-        body: scrubber.text(body),
+        headers: this.#scrubber.headers(response.headers),
+        body: this.#scrubber.text(body),
       }
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error
       // The error becomes our `cause` and its message part of ours: it must not carry the key.
-      redactErrorSecret(error, credentialOf(request.headers.authorization))
+      redactErrorSecret(error, this.#apiKey)
       if (attemptSignal.reason === CALLER_ABORTED && signal) throw abortError(signal)
       if (attemptSignal.reason === TIMED_OUT || isUndiciTimeout(error)) {
         throw new TimeoutError(`Attempt timed out after ${timeoutMs} ms`, { cause: error })
@@ -120,14 +121,6 @@ export class Transport {
       clearTimeout(timer)
       if (signal && onCallerAbort) signal.removeEventListener('abort', onCallerAbort)
     }
-  }
-
-  #scrubberFor(authorization: string | undefined): ResponseSecretScrubber {
-    if (authorization !== this.#scrubberAuthorization) {
-      this.#scrubber = new ResponseSecretScrubber(credentialOf(authorization))
-      this.#scrubberAuthorization = authorization
-    }
-    return this.#scrubber
   }
 }
 
@@ -157,11 +150,6 @@ async function readUnsizedBody(response: Dispatcher.ResponseData, limit: number)
     chunks.push(chunk)
   }
   return Buffer.concat(chunks, size).toString('utf8')
-}
-
-/** The secret part of `ApiKey <key>`: what must not appear anywhere else. */
-function credentialOf(authorization: string | undefined): string {
-  return authorization ? authorization.slice(authorization.indexOf(' ') + 1) : ''
 }
 
 function abortError(signal: AbortSignal): AbortError {

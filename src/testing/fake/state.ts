@@ -11,7 +11,7 @@ import type {
   FakeTopic,
   FakeWorkflow,
 } from './types.js'
-import { CHANNELS } from './validation.js'
+import { CHANNELS, SUBSCRIBER_STRING_FIELDS } from './validation.js'
 
 export interface StoredStep {
   _id: string
@@ -60,17 +60,7 @@ export interface StoredPreferences {
   workflows: Map<string, FakeChannelPreferences>
 }
 
-const SUBSCRIBER_FIELDS = [
-  'email',
-  'firstName',
-  'lastName',
-  'phone',
-  'avatar',
-  'locale',
-  'timezone',
-  'data',
-  'channels',
-] as const
+const SUBSCRIBER_FIELDS = [...SUBSCRIBER_STRING_FIELDS, 'data', 'channels'] as const
 
 export function isChannel(type: FakeStepType): type is FakeChannel {
   return CHANNELS.includes(type as FakeChannel)

@@ -82,7 +82,7 @@ export class ApiError extends NotifyKitError {
     this.status = status
     this.body = body
     this.headers = headers
-    this.requestId = headerValue(headers, 'x-request-id') ?? headerValue(headers, 'request-id')
+    this.requestId = requestIdOf(headers)
     this.retryAfterMs = parseRetryAfterMs(headers)
   }
 
@@ -188,11 +188,7 @@ export class RequestValidationError extends NotifyKitError {
 
   /** @internal */
   static fromZod(error: z.ZodError, where?: string): RequestValidationError {
-    const issues = error.issues.map((issue) => ({
-      path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
-      message: issue.message,
-    }))
-    return new RequestValidationError(issues, where ? `Invalid ${where}` : undefined)
+    return new RequestValidationError(issuesOf(error), where ? `Invalid ${where}` : undefined)
   }
 }
 
@@ -218,7 +214,16 @@ export class ResponseValidationError extends NotifyKitError {
   }
 }
 
-function formatIssue(issue: ValidationIssue): string {
+/** @internal zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. */
+export function issuesOf(error: z.ZodError, prefix: readonly (string | number)[] = []): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.filter((key): key is string | number => typeof key !== 'symbol')],
+    message: issue.message,
+  }))
+}
+
+/** @internal `schedule.weeklySchedule.monday: Must be …`, or the message alone at the top level. */
+export function formatIssue(issue: ValidationIssue): string {
   return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message
 }
 
@@ -284,6 +289,11 @@ export function truncate(text: string, max: number): string {
 export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name]
   return Array.isArray(value) ? value[0] : value
+}
+
+/** @internal The server's request id, from `x-request-id` or `request-id`. */
+export function requestIdOf(headers: ResponseHeaders): string | undefined {
+  return headerValue(headers, 'x-request-id') ?? headerValue(headers, 'request-id')
 }
 
 /** @internal `retry-after-ms` first (milliseconds), then `Retry-After` (seconds or an HTTP date). */

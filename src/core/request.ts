@@ -7,14 +7,15 @@ import { ApiPromise, type WithResponse } from './api-promise.js'
 import {
   AbortError,
   ApiError,
-  headerValue,
+  formatIssue,
+  issuesOf,
   NotFoundError,
   NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
+  requestIdOf,
   TimeoutError,
   truncate,
-  type ValidationIssue,
 } from './errors.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
@@ -121,8 +122,7 @@ export class RequestCore {
       const response = await this.#attempt(wire, options, call)
       const attempts = call.attempts
       const data = this.#readResult(operation, response)
-      const requestId =
-        headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id')
+      const requestId = requestIdOf(response.headers)
       return {
         data,
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
@@ -276,7 +276,7 @@ export class RequestCore {
     // The data is returned exactly as received, never the parsed copy: every field the server sent
     // stays, under its own name.
     if (parsed.success) return data as Result
-    const issues = toIssues(parsed.error)
+    const issues = issuesOf(parsed.error)
     // Lenient mode returns drift as received. A read whose answer is not even the right kind of
     // value (an array for a notification) is unusable and fails; a send never does, because it
     // happened: throwing would invite the caller to send again.
@@ -291,10 +291,7 @@ export class RequestCore {
     }
     if (!this.#warnedDrift.has(operation.name)) {
       this.#warnedDrift.add(operation.name)
-      const summary = issues
-        .slice(0, 3)
-        .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-        .join('; ')
+      const summary = issues.slice(0, 3).map(formatIssue).join('; ')
       this.#config.logger.warn(
         `${operation.name}: the response differs from the documented shape (${summary}); returning it as received`,
         { issues: issues.slice(0, 10) },
@@ -307,8 +304,7 @@ export class RequestCore {
     const logger = this.#config.logger
     if (!logger.enabled('debug')) return
     const durationMs = Math.round(performance.now() - started)
-    const requestId =
-      headerValue(response.headers, 'x-request-id') ?? headerValue(response.headers, 'request-id')
+    const requestId = requestIdOf(response.headers)
     // Everything is in the message too: loggers that drop the details object (pino with a string
     // first) still get the whole line.
     const summary = `${wire.method} ${wire.path} ${response.status} in ${durationMs} ms`
@@ -366,13 +362,6 @@ function sameKind(schema: z.ZodType, data: unknown): boolean {
   if (expected === 'number' || expected === 'boolean' || expected === 'string')
     return typeof data === expected
   return true
-}
-
-function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.filter((key): key is string | number => typeof key !== 'symbol'),
-    message: issue.message,
-  }))
 }
 
 function deadlineError(deadlineMs: number | undefined, cause?: unknown): TimeoutError {

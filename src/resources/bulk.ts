@@ -3,6 +3,7 @@ import type { WithResponse } from '../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
+  issuesOf,
   type NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
@@ -211,12 +212,7 @@ function checkEvents(operations: EventOperations, events: readonly unknown[]): v
   events.forEach((event, index) => {
     const parsed = schema.safeParse(event)
     if (parsed.success) return
-    for (const issue of parsed.error.issues) {
-      issues.push({
-        path: [index, ...issue.path.filter((key) => typeof key !== 'symbol')],
-        message: issue.message,
-      })
-    }
+    issues.push(...issuesOf(parsed.error, [index]))
   })
   if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid events.triggerBulk request')
 }

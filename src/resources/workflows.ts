@@ -75,7 +75,7 @@ export function withPayloadCheck<Body, Result>(
         context.addIssue({
           code: 'custom',
           message: issue.message,
-          path: [...path, 'payload', ...issue.path.filter((key) => typeof key !== 'symbol')],
+          path: [...path, 'payload', ...issue.path],
         })
       }
     }

@@ -1,6 +1,6 @@
 // Cold start: fresh `node` processes, alternating, so that both sides see the same machine load.
-import { spawn } from 'node:child_process'
 import { API_KEY } from './fixtures.js'
+import { runNodeForJson } from './harness.js'
 import { median } from './stats.js'
 
 export interface ColdStartSample {
@@ -35,29 +35,7 @@ const ready = performance.now()
 ${REPORT}`
 
 function runScript(script: string, cwd: string): Promise<ColdStartSample> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`cold-start process exited with ${code}`))
-      else resolve(JSON.parse(output) as ColdStartSample)
-    })
-  })
-}
-
-/** The environment without loaders (tsx) that would be charged to the measured process. */
-export function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env }
-  delete env.NODE_OPTIONS
-  return env
+  return runNodeForJson<ColdStartSample>(['--input-type=module', '-e', script], cwd, 'cold-start process')
 }
 
 export async function measureColdStart(

@@ -6,7 +6,6 @@ import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { cleanEnv } from './cold-start.js'
 import type { WorkerConfig } from './protocol.js'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
@@ -106,9 +105,18 @@ export function runWorker<Result>(
   config: WorkerConfig,
   nodeFlags: string[] = [],
 ): Promise<Result> {
+  return runNodeForJson<Result>(
+    ['--expose-gc', ...nodeFlags, script, JSON.stringify(config)],
+    root,
+    'measuring process',
+  )
+}
+
+/** Runs `node <args>` in a clean environment and parses the JSON it prints on stdout. */
+export function runNodeForJson<Result>(args: string[], cwd: string, what: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', ...nodeFlags, script, JSON.stringify(config)], {
-      cwd: root,
+    const child = spawn(process.execPath, args, {
+      cwd,
       env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'inherit'],
     })
@@ -118,8 +126,15 @@ export function runWorker<Result>(
     })
     child.on('error', reject)
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`measuring process exited with ${code}`))
+      if (code !== 0) reject(new Error(`${what} exited with ${code}`))
       else resolve(JSON.parse(output) as Result)
     })
   })
+}
+
+/** The environment without loaders (tsx) that would be charged to the measured process. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env }
+  delete env.NODE_OPTIONS
+  return env
 }

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
-import { compileWorkers, log, resultsDir, root, runWorker, startServer } from './harness.js'
+import { compileWorkers, log, resultsDir, root, startServer } from './harness.js'
 import {
   clientName,
   type Operation,
@@ -25,6 +25,7 @@ import {
   type SdkClientSpec,
   type Segment,
 } from './protocol.js'
+import { runRounds } from './rounds.js'
 import { median, percentile, round } from './stats.js'
 
 const buildsDir = join(resultsDir, 'builds')
@@ -120,9 +121,8 @@ async function compare(): Promise<void> {
   const scripts = await compileWorkers()
   const server = await startServer(scripts.server)
   const config: RoundsConfig = {
-    mode: 'rounds',
     port: server.port,
-    clients: specs,
+    clients: [{ raw: 'undici.request' }, ...specs],
     rounds: Number(values.rounds),
     segmentMs: Number(values['segment-ms']),
     warmupMs: 300,
@@ -130,7 +130,7 @@ async function compare(): Promise<void> {
   }
   let result: RoundsResult
   try {
-    result = await runWorker<RoundsResult>(scripts.client, config)
+    result = await runRounds(scripts.client, config)
   } finally {
     server.stop()
   }

@@ -1,11 +1,14 @@
-// The measuring process: raw undici and notifykit side by side, in one process, interleaved in
-// rounds. harness.ts compiles it to plain JavaScript and runs it under plain `node`, importing the
-// built package, so no loader or transpiler is in the measured path.
+// The measuring process: one client (raw undici or a notifykit build) per process, measured segment
+// by segment as the orchestrator asks (rounds.ts), or once for memory and profiles. harness.ts
+// compiles it to plain JavaScript and runs it under plain `node`, importing the built package, so
+// no loader or transpiler is in the measured path.
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
-import { Agent, request } from 'undici'
+import { createInterface } from 'node:readline'
+import { Agent, type Dispatcher, request } from 'undici'
 import { API_KEY, NOTIFICATION, NOTIFICATION_ID, TRIGGER_EVENT, TRIGGER_RESULT } from './fixtures.js'
 import {
+  type ClientSpec,
   clientName,
   type MemoryConfig,
   type MemoryResult,
@@ -13,14 +16,14 @@ import {
   type Operation,
   type ProfileConfig,
   type ProfileResult,
-  RAW_UNDICI,
-  type RoundsConfig,
-  type RoundsResult,
+  type RawClientSpec,
   type SdkClientSpec,
-  type Segment,
+  type SegmentCommand,
+  type SegmentMeasurement,
+  type ServeConfig,
+  type ServeReady,
   type WorkerConfig,
 } from './protocol.js'
-import { percentile } from './stats.js'
 
 type NotifyKit = typeof import('notifykit')
 
@@ -40,38 +43,46 @@ interface NotificationShape {
 
 const gc = (globalThis as { gc?: () => void }).gc
 
-/** The floor: what a careful user writes with undici alone. */
-function rawUndiciClient(port: number): BenchClient {
+/**
+ * What a careful user writes with undici alone: `undici.request(url)` (the floor), or
+ * `agent.request({ origin, path })` (the call notifykit's transport makes).
+ */
+function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
   const agent = new Agent()
-  const base = `http://127.0.0.1:${port}`
-  const triggerUrl = `${base}/v1/events/trigger`
+  const origin = `http://127.0.0.1:${port}`
+  // Positional, so that each call builds its options object as a user's code would, in one literal.
+  const send: (
+    path: string,
+    method: Dispatcher.HttpMethod,
+    headers: Record<string, string>,
+    body?: string,
+  ) => Promise<Dispatcher.ResponseData> =
+    spec.raw === 'undici.request'
+      ? (path, method, headers, body) => request(origin + path, { method, headers, body, dispatcher: agent })
+      : (path, method, headers, body) => agent.request({ origin, path, method, headers, body })
   const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }
   const getHeaders = { authorization: `ApiKey ${API_KEY}` }
+  const getPath = `/v1/notifications/${encodeURIComponent(NOTIFICATION_ID)}`
   return {
-    name: RAW_UNDICI,
+    name: clientName(spec),
     async trigger() {
-      const response = await request(triggerUrl, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(TRIGGER_EVENT),
-        dispatcher: agent,
-      })
+      const response = await send('/v1/events/trigger', 'POST', headers, JSON.stringify(TRIGGER_EVENT))
       const json = (await response.body.json()) as { data: unknown }
       if (response.statusCode !== 201) throw new Error(`status ${response.statusCode}`)
       return json.data
     },
     async get() {
-      const response = await request(`${base}/v1/notifications/${encodeURIComponent(NOTIFICATION_ID)}`, {
-        method: 'GET',
-        headers: getHeaders,
-        dispatcher: agent,
-      })
+      const response = await send(getPath, 'GET', getHeaders)
       const json = (await response.body.json()) as { data: unknown }
       if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`)
       return json.data
     },
     close: () => agent.close(),
   }
+}
+
+function clientOf(spec: ClientSpec, port: number): Promise<BenchClient> {
+  return 'raw' in spec ? Promise.resolve(rawUndiciClient(spec, port)) : notifyKitClient(spec, port)
 }
 
 async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<BenchClient> {
@@ -111,7 +122,8 @@ async function measure(
   durationMs: number,
   recordLatency: boolean,
 ): Promise<Measured> {
-  gc?.()
+  // No forced gc() here: its concurrent sweeping lands in the measured CPU. A forced collection
+  // before each 250 ms segment measured raw undici at 124 µs per trigger instead of 70 µs.
   const latenciesMs: number[] = []
   let calls = 0
   const cpuBefore = process.cpuUsage()
@@ -139,47 +151,34 @@ function callOf(client: BenchClient, operation: Operation): () => Promise<unknow
   return operation === 'trigger' ? () => client.trigger() : () => client.get()
 }
 
-async function runRounds(config: RoundsConfig): Promise<RoundsResult> {
-  const clients = [rawUndiciClient(config.port)]
-  for (const spec of config.clients) clients.push(await notifyKitClient(spec, config.port))
-  for (const client of clients) await checkAnswers(client)
-  // Warm-up: every client, every scenario, so that the JIT has seen all the code before round 1.
-  for (const scenario of config.scenarios) {
-    for (const client of clients) {
-      await measure(callOf(client, scenario.operation), scenario.concurrency, config.warmupMs, false)
+/**
+ * Holds one client and measures a segment whenever a command arrives on stdin; the orchestrator
+ * interleaves the clients' processes in time. Between segments the process sleeps on stdin.
+ */
+async function serve(config: ServeConfig): Promise<void> {
+  const client = await clientOf(config.client, config.port)
+  await checkAnswers(client)
+  const ready: ServeReady = { ready: true, client: client.name, gcExposed: gc !== undefined }
+  process.stdout.write(`${JSON.stringify(ready)}\n`)
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (line === '') continue
+    const command = JSON.parse(line) as SegmentCommand
+    const measured = await measure(
+      callOf(client, command.operation),
+      command.concurrency,
+      command.durationMs,
+      command.recordLatency,
+    )
+    const answer: SegmentMeasurement = {
+      calls: measured.calls,
+      elapsedMs: measured.elapsedMs,
+      cpuUs: measured.cpuUs,
+      ...(command.recordLatency ? { latenciesMs: measured.latenciesMs } : {}),
     }
+    process.stdout.write(`${JSON.stringify(answer)}\n`)
   }
-  const segments: Segment[] = []
-  for (let round = 1; round <= config.rounds; round++) {
-    // A B C, then B C A, then C A B: no client always runs right after the same other one.
-    const order = clients.map((_, i) => clients[(i + round - 1) % clients.length] as BenchClient)
-    for (const scenario of config.scenarios) {
-      for (const client of order) {
-        const recordLatency = scenario.concurrency === 1
-        const measured = await measure(
-          callOf(client, scenario.operation),
-          scenario.concurrency,
-          config.segmentMs,
-          recordLatency,
-        )
-        segments.push({
-          round,
-          client: client.name,
-          operation: scenario.operation,
-          concurrency: scenario.concurrency,
-          calls: measured.calls,
-          elapsedMs: measured.elapsedMs,
-          callsPerSecond: (measured.calls * 1000) / measured.elapsedMs,
-          cpuUsPerCall: measured.cpuUs / measured.calls,
-          ...(recordLatency
-            ? { p50Ms: percentile(measured.latenciesMs, 50), p99Ms: percentile(measured.latenciesMs, 99) }
-            : {}),
-        })
-      }
-    }
-  }
-  for (const client of clients) await client.close()
-  return { segments, gcExposed: gc !== undefined }
+  // stdin ended: the orchestrator is done with this client.
+  await client.close()
 }
 
 function snapshot(): MemorySnapshot {
@@ -214,9 +213,7 @@ async function runMemory(config: MemoryConfig): Promise<MemoryResult> {
 }
 
 async function runProfile(config: ProfileConfig): Promise<ProfileResult> {
-  const client = config.client
-    ? await notifyKitClient(config.client, config.port)
-    : rawUndiciClient(config.port)
+  const client = await clientOf(config.client, config.port)
   await checkAnswers(client)
   const call = callOf(client, config.operation)
   await measure(call, config.concurrency, config.warmupMs, false)
@@ -234,11 +231,10 @@ async function runProfile(config: ProfileConfig): Promise<ProfileResult> {
   return { calls: measured.calls, cpuUsPerCall: measured.cpuUs / measured.calls }
 }
 
-function run(config: WorkerConfig): Promise<unknown> {
-  if (config.mode === 'memory') return runMemory(config)
-  if (config.mode === 'profile') return runProfile(config)
-  return runRounds(config)
+const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig
+if (config.mode === 'serve') {
+  await serve(config)
+} else {
+  const result = config.mode === 'memory' ? await runMemory(config) : await runProfile(config)
+  process.stdout.write(`${JSON.stringify(result)}\n`)
 }
-
-const result = await run(JSON.parse(process.argv[2] ?? '{}') as WorkerConfig)
-process.stdout.write(`${JSON.stringify(result)}\n`)

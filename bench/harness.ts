@@ -3,10 +3,11 @@
 import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import type { WorkerConfig } from './protocol.js'
+import type { SegmentCommand, SegmentMeasurement, ServeConfig, ServeReady, WorkerConfig } from './protocol.js'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 export const resultsDir = join(root, 'bench', 'results')
@@ -110,6 +111,48 @@ export function runWorker<Result>(
     root,
     'measuring process',
   )
+}
+
+/** A measuring process that holds one client and measures a segment per command. */
+export interface ServingWorker {
+  ready: ServeReady
+  measure(command: SegmentCommand): Promise<SegmentMeasurement>
+  /** Ends its stdin: the worker closes its client and exits. */
+  stop(): Promise<void>
+}
+
+export function startServingWorker(script: string, config: ServeConfig): Promise<ServingWorker> {
+  const child = spawn(process.execPath, ['--expose-gc', script, JSON.stringify(config)], {
+    cwd: root,
+    env: cleanEnv(),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  // One JSON line answers each line sent, in order; the first line says the client is ready.
+  const waiting: { resolve(line: string): void; reject(error: Error): void }[] = []
+  const nextLine = () => new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }))
+  const exited = new Promise<void>((resolve) => {
+    child.on('close', (code) => {
+      for (const waiter of waiting.splice(0))
+        waiter.reject(new Error(`measuring process exited with ${code}`))
+      resolve()
+    })
+  })
+  child.on('error', (error) => {
+    for (const waiter of waiting.splice(0)) waiter.reject(error)
+  })
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.resolve(line))
+  return nextLine().then((line) => ({
+    ready: JSON.parse(line) as ServeReady,
+    async measure(command) {
+      const answer = nextLine()
+      child.stdin.write(`${JSON.stringify(command)}\n`)
+      return JSON.parse(await answer) as SegmentMeasurement
+    },
+    stop() {
+      child.stdin.end()
+      return exited
+    },
+  }))
 }
 
 /** Runs `node <args>` in a clean environment and parses the JSON it prints on stdout. */

@@ -1,6 +1,7 @@
 // Where does a client's time go? Profiles one client on one operation (the measured calls only,
 // warm-up and module loading excluded) and prints CPU per call by package and by function; with
-// `--against raw` it profiles raw undici too and prints what the client spends beyond it.
+// `--against raw` (undici.request) or `--against agent` (agent.request, the call notifykit makes) it
+// profiles that too and prints what the client spends beyond it.
 //
 //   npx tsx bench/profile.ts --client lenient --operation get [--against raw] [--concurrency 32] [--seconds 5]
 //   npx tsx bench/profile.ts --client lenient --package bench/results/builds/after/index.js ...
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compileWorkers, distEntry, ensureDist, log, resultsDir, runWorker, startServer } from './harness.js'
-import type { Operation, ProfileConfig, ProfileResult, SdkClientSpec } from './protocol.js'
+import type { ClientSpec, Operation, ProfileConfig, ProfileResult } from './protocol.js'
 
 interface CallFrame {
   functionName: string
@@ -161,16 +162,17 @@ async function profileClient(
   port: number,
   client: string,
 ): Promise<Breakdown> {
-  if (!['raw', 'lenient', 'off'].includes(which)) throw new Error('clients are raw, lenient or off')
+  if (!['raw', 'agent', 'lenient', 'off'].includes(which))
+    throw new Error('clients are raw (undici.request), agent (agent.request), lenient or off')
   const profileDir = join(resultsDir, 'profiles')
   mkdirSync(profileDir, { recursive: true })
   const profilePath = join(
     profileDir,
     `${which}-${operation}-c${values.concurrency}-${Date.now()}.cpuprofile`,
   )
-  const spec: SdkClientSpec | undefined =
-    which === 'raw'
-      ? undefined
+  const spec: ClientSpec =
+    which === 'raw' || which === 'agent'
+      ? { raw: which === 'raw' ? 'undici.request' : 'agent.request' }
       : {
           label: 'notifykit',
           packageUrl: pathToFileURL(resolve(values.package ?? distEntry)).href,

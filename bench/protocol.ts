@@ -1,7 +1,21 @@
 // What the orchestrator (run.ts) and the measuring process (client.ts) tell each other.
 
-/** The floor every SDK client is compared with; always measured first in each round. */
+/**
+ * The floor every SDK client is compared with: `undici.request(url, { dispatcher })` over a
+ * keep-alive Agent, what a careful user writes with undici alone.
+ */
 export const RAW_UNDICI = 'raw undici'
+/**
+ * For reference: `agent.request({ origin, path })`, undici's call without the URL parsing of
+ * `undici.request`. It is the call notifykit's transport makes, so the SDK's ratio to it is the
+ * cost of the SDK's own work.
+ */
+export const RAW_AGENT_REQUEST = 'raw undici, agent.request'
+
+/** Raw undici, through one of its two request calls. */
+export interface RawClientSpec {
+  raw: 'undici.request' | 'agent.request'
+}
 
 /** A notifykit client to measure: a build of the package and a validation mode. */
 export interface SdkClientSpec {
@@ -12,7 +26,10 @@ export interface SdkClientSpec {
   responseValidation: 'lenient' | 'off'
 }
 
-export function clientName(spec: SdkClientSpec): string {
+export type ClientSpec = RawClientSpec | SdkClientSpec
+
+export function clientName(spec: ClientSpec): string {
+  if ('raw' in spec) return spec.raw === 'undici.request' ? RAW_UNDICI : RAW_AGENT_REQUEST
   return `${spec.label} ${spec.responseValidation}`
 }
 
@@ -23,15 +40,55 @@ export interface Scenario {
   concurrency: number
 }
 
+/**
+ * What the orchestrator (rounds.ts) runs: every client in its own process, interleaved in time.
+ * Not sent to a worker as it is: each worker gets a `ServeConfig`, then one `SegmentCommand` at a time.
+ */
 export interface RoundsConfig {
-  mode: 'rounds'
   port: number
-  /** Measured after raw undici, in this order, in every round. */
-  clients: SdkClientSpec[]
+  /** In this order in round 1; the order rotates every round. */
+  clients: ClientSpec[]
   rounds: number
   segmentMs: number
   warmupMs: number
   scenarios: Scenario[]
+}
+
+/**
+ * A worker that holds one client and measures it, segment by segment, when told on stdin. One
+ * process per client: a process that also ran the other clients would optimise undici's code for
+ * all of their call shapes at once, which no application does (raw undici alone measured about
+ * 80 µs per trigger at concurrency 32, and about 170 µs sharing its process with two SDK clients).
+ */
+export interface ServeConfig {
+  mode: 'serve'
+  port: number
+  client: ClientSpec
+}
+
+/** One line on a serving worker's stdin. */
+export interface SegmentCommand {
+  operation: Operation
+  concurrency: number
+  durationMs: number
+  recordLatency: boolean
+}
+
+/** The worker's answer to a `SegmentCommand`, one line on its stdout. */
+export interface SegmentMeasurement {
+  calls: number
+  elapsedMs: number
+  /** Process CPU (user + system), in µs. */
+  cpuUs: number
+  /** Every call's latency in ms, when the command asked for them. */
+  latenciesMs?: number[]
+}
+
+/** The first line a serving worker prints, once its client answered correctly. */
+export interface ServeReady {
+  ready: true
+  client: string
+  gcExposed: boolean
 }
 
 export interface MemoryConfig {
@@ -47,8 +104,7 @@ export interface MemoryConfig {
 export interface ProfileConfig {
   mode: 'profile'
   port: number
-  /** Undefined profiles raw undici. */
-  client: SdkClientSpec | undefined
+  client: ClientSpec
   operation: Operation
   concurrency: number
   warmupMs: number
@@ -64,7 +120,7 @@ export interface ProfileResult {
   cpuUsPerCall: number
 }
 
-export type WorkerConfig = RoundsConfig | MemoryConfig | ProfileConfig
+export type WorkerConfig = ServeConfig | MemoryConfig | ProfileConfig
 
 /** One client's run of one scenario in one round. */
 export interface Segment {
@@ -77,13 +133,25 @@ export interface Segment {
   callsPerSecond: number
   /** Client process CPU (user + system) per call, in µs. */
   cpuUsPerCall: number
-  /** Latency percentiles in ms; recorded at concurrency 1 only. */
-  p50Ms?: number
-  p99Ms?: number
+}
+
+/**
+ * Latency of one client in one scenario, over the calls of all its rounds: a tail of a few slow calls
+ * is seen as it is, where per-segment percentiles of short segments would each hide it.
+ */
+export interface PooledLatency {
+  client: string
+  operation: Operation
+  concurrency: number
+  calls: number
+  p50Ms: number
+  p99Ms: number
 }
 
 export interface RoundsResult {
   segments: Segment[]
+  /** Recorded at concurrency 1 only: at 32, a call's latency is mostly its wait behind the others. */
+  latencies: PooledLatency[]
   gcExposed: boolean
 }
 

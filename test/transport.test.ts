@@ -174,6 +174,88 @@ describe('over real sockets on 127.0.0.1', () => {
     expect(performance.now() - started).toBeLessThan(1_000)
   })
 
+  it("the caller's signal aborting while the body arrives gives AbortError and frees the connection", async () => {
+    let bodyStarted: () => void = () => undefined
+    const started = new Promise<void>((resolve) => {
+      bodyStarted = resolve
+    })
+    const dripping = await server((req, res) => {
+      if (req.method === 'DELETE') return sendJson(res, 200, { data: true })
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"data":{"_id":', () => bodyStarted())
+    })
+    const dispatcher = new Agent({ connections: 1 })
+    cleanups.push(() => dispatcher.close())
+    const sdk = client(dripping.baseUrl, { dispatcher, timeoutMs: 10_000 })
+    const controller = new AbortController()
+    const call = sdk.notifications.get('n-1', { signal: controller.signal })
+    await started
+    controller.abort(new Error('shutting down'))
+    const error = await rejectionOf(call)
+    expect(error).toBeInstanceOf(AbortError)
+    expect((error as AbortError).attempts).toBe(1)
+    // The one connection was given up with the cut body, not left holding the next call.
+    await expect(sdk.events.cancel('tx')).resolves.toBe(true)
+    expect(dripping.connections()).toBe(2)
+  })
+
+  it('a body that starts with a UTF-8 byte order mark is read as its JSON', async () => {
+    const marked = await server((_req, res) => {
+      const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"data":5}')])
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
+      res.end(body)
+    })
+    await expect(client(marked.baseUrl).subscribers.messages.markAll('u', { markAs: 'read' })).resolves.toBe(
+      5,
+    )
+  })
+
+  it('an informational 103 before the response is skipped', async () => {
+    const hinting = await server((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' }, () =>
+        sendJson(res, 201, { data: 4 }),
+      )
+    })
+    const result = await client(hinting.baseUrl)
+      .subscribers.messages.markAll('u', { markAs: 'seen' })
+      .withResponse()
+    expect(result.data).toBe(4)
+    expect(result.response.status).toBe(201)
+  })
+
+  it('a timeout while the request waits for a connection: TimeoutError, and it is never sent', async () => {
+    const slow = await server((_req, res) => {
+      setTimeout(() => sendJson(res, 200, { data: true }), 300)
+    })
+    const dispatcher = new Agent({ connections: 1 })
+    cleanups.push(() => dispatcher.close())
+    const sdk = client(slow.baseUrl, { dispatcher })
+    const first = sdk.events.cancel('first', { timeoutMs: 5_000 })
+    // Queued behind the first on the only connection: its 100 ms run out before it reaches a socket,
+    // and the caller hears of it then, not when the connection comes free.
+    const started = performance.now()
+    const queued = await rejectionOf(sdk.events.cancel('queued', { timeoutMs: 100 }))
+    expect(queued).toBeInstanceOf(TimeoutError)
+    expect(performance.now() - started).toBeLessThan(250)
+    await expect(first).resolves.toBe(true)
+    await expect(sdk.events.cancel('after', { timeoutMs: 5_000 })).resolves.toBe(true)
+    expect(slow.requests()).toBe(2)
+  })
+
+  it('a dispatcher that throws instead of answering gives ConnectionError with its error as cause', async () => {
+    class ThrowingDispatcher extends Agent {
+      override dispatch(): boolean {
+        throw new Error('dispatcher out of order')
+      }
+    }
+    const dispatcher = new ThrowingDispatcher()
+    cleanups.push(() => dispatcher.close())
+    const error = await rejectionOf(client('http://127.0.0.1:9', { dispatcher }).events.cancel('tx'))
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect((error as ConnectionError).message).toContain('dispatcher out of order')
+    expect(((error as ConnectionError).cause as Error).message).toBe('dispatcher out of order')
+  })
+
   it('an already-aborted signal sends nothing', async () => {
     const never = await server((_req, res) => sendJson(res, 200, { data: true }))
     const error = await rejectionOf(

@@ -1,5 +1,4 @@
-import { EventEmitter } from 'node:events'
-import type { Dispatcher } from 'undici'
+import { type Dispatcher, util } from 'undici'
 import { ResponseSecretScrubber, redactErrorSecret } from '../internal/redact.js'
 import { AbortError, ConnectionError, NotifyKitError, type ResponseHeaders, TimeoutError } from './errors.js'
 
@@ -31,27 +30,6 @@ export class ResponseTooLargeError extends NotifyKitError {
   }
 }
 
-// Why an attempt's own signal fired: our timer, or the caller's signal.
-const TIMED_OUT = Symbol('timed out')
-const CALLER_ABORTED = Symbol('caller aborted')
-
-/**
- * The `signal` undici gets for one attempt. undici takes an EventEmitter as well as an AbortSignal
- * and rejects with its `reason` the same way; an AbortController costs about 10 µs per attempt once
- * undici has added and removed its listener (profiled in bench/), this well under 1 µs.
- */
-class AttemptSignal extends EventEmitter {
-  aborted = false
-  reason: symbol | undefined = undefined
-
-  abort(reason: symbol): void {
-    if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    this.emit('abort')
-  }
-}
-
 /**
  * Sends one attempt through an undici Dispatcher and reads the whole response. It knows nothing of
  * retries, schemas or envelopes: it turns every failure into `ConnectionError`, `TimeoutError` or
@@ -61,95 +39,177 @@ class AttemptSignal extends EventEmitter {
 export class Transport {
   readonly #dispatcher: Dispatcher
   readonly #origin: string
-  readonly #maxResponseBytes: number
-  /** The API key, only to keep it out of what comes back: errors from undici and echoing servers. */
-  readonly #apiKey: string
-  readonly #scrubber: ResponseSecretScrubber
+  readonly #settings: ExchangeSettings
 
   constructor(dispatcher: Dispatcher, origin: string, maxResponseBytes: number, apiKey: string) {
     this.#dispatcher = dispatcher
     this.#origin = origin
-    this.#maxResponseBytes = maxResponseBytes
-    this.#apiKey = apiKey
-    this.#scrubber = new ResponseSecretScrubber(apiKey)
+    // The API key, only to keep it out of what comes back: errors from undici and echoing servers.
+    this.#settings = { maxResponseBytes, apiKey, scrubber: new ResponseSecretScrubber(apiKey) }
   }
 
-  async send(
-    request: WireRequest,
+  send(request: WireRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WireResponse> {
+    if (signal?.aborted) return Promise.reject(abortError(signal))
+    return new Promise((resolve, reject) => {
+      const exchange = new Exchange(this.#settings, timeoutMs, signal, resolve, reject)
+      try {
+        this.#dispatcher.dispatch(
+          {
+            origin: this.#origin,
+            path: request.path,
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            // The attempt's own timer bounds connect, headers and body together; undici's header
+            // and body timers are set just past it so that they never cut in first.
+            headersTimeout: timeoutMs + 1_000,
+            bodyTimeout: timeoutMs + 1_000,
+          },
+          exchange,
+        )
+      } catch (error) {
+        // A dispatcher that throws instead of calling onError (a user's own, say).
+        exchange.onError(error instanceof Error ? error : new Error(String(error)))
+      }
+    })
+  }
+}
+
+interface ExchangeSettings {
+  maxResponseBytes: number
+  apiKey: string
+  scrubber: ResponseSecretScrubber
+}
+
+/**
+ * One attempt as an undici dispatch handler that collects the whole response as text. undici's
+ * `request()` would wrap the body in a Readable stream (and the handler in an AsyncResource) only
+ * for the SDK to read it whole at once; collecting the chunks here skips both. It uses the handler
+ * callbacks `request()` itself uses, which every undici 7 dispatcher calls.
+ *
+ * The attempt ends exactly once: with the response, or with the first failure among the timer, the
+ * caller's signal, the size limit and the connection. A failure the SDK decides on (timeout, abort,
+ * too large) is reported at once; undici is told to abort, or, before the request reached a socket,
+ * hears of it in `onConnect` and never sends it.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly #settings: ExchangeSettings
+  readonly #timeoutMs: number
+  readonly #signal: AbortSignal | undefined
+  readonly #resolve: (response: WireResponse) => void
+  readonly #reject: (error: NotifyKitError) => void
+  readonly #timer: ReturnType<typeof setTimeout>
+  readonly #onCallerAbort: (() => void) | undefined
+  #abort: ((reason: Error) => void) | undefined
+  /** Set once the attempt has ended; what undici reports after that is of no interest. */
+  #ended = false
+  /** The SDK's reason to give the attempt up, kept for an `onConnect` that comes after it. */
+  #abandoned: NotifyKitError | undefined
+  #status = 0
+  #headers: ResponseHeaders | undefined
+  readonly #chunks: Buffer[] = []
+  #size = 0
+
+  constructor(
+    settings: ExchangeSettings,
     timeoutMs: number,
     signal: AbortSignal | undefined,
-  ): Promise<WireResponse> {
-    if (signal?.aborted) throw abortError(signal)
-    // One signal bounds the whole attempt (connect, headers, body); undici's own header and body
-    // timers are set just past it so that they never cut in first with a different error.
-    const attemptSignal = new AttemptSignal()
-    const timer = setTimeout(() => attemptSignal.abort(TIMED_OUT), timeoutMs)
+    resolve: (response: WireResponse) => void,
+    reject: (error: NotifyKitError) => void,
+  ) {
+    this.#settings = settings
+    this.#timeoutMs = timeoutMs
+    this.#signal = signal
+    this.#resolve = resolve
+    this.#reject = reject
+    this.#timer = setTimeout(
+      () => this.#abandon(new TimeoutError(`Attempt timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    )
     // Most calls pass no signal: no listener, no closure.
-    const onCallerAbort = signal ? () => attemptSignal.abort(CALLER_ABORTED) : undefined
-    if (signal && onCallerAbort) signal.addEventListener('abort', onCallerAbort, { once: true })
-    let response: Dispatcher.ResponseData | undefined
-    try {
-      response = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: attemptSignal,
-        headersTimeout: timeoutMs + 1_000,
-        bodyTimeout: timeoutMs + 1_000,
-      })
-      const body = await readBody(response, this.#maxResponseBytes)
-      // A server that echoes the key back must not put it into errors, logs or results.
-      return {
-        status: response.statusCode,
-        headers: this.#scrubber.headers(response.headers),
-        body: this.#scrubber.text(body),
-      }
-    } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw error
-      // The error becomes our `cause` and its message part of ours: it must not carry the key.
-      redactErrorSecret(error, this.#apiKey)
-      if (attemptSignal.reason === CALLER_ABORTED && signal) throw abortError(signal)
-      if (attemptSignal.reason === TIMED_OUT || isUndiciTimeout(error)) {
-        throw new TimeoutError(`Attempt timed out after ${timeoutMs} ms`, { cause: error })
-      }
-      const failure = new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
-      failure.responseStarted = response !== undefined
-      throw failure
-    } finally {
-      clearTimeout(timer)
-      if (signal && onCallerAbort) signal.removeEventListener('abort', onCallerAbort)
+    if (signal) {
+      this.#onCallerAbort = () => this.#abandon(abortError(signal))
+      signal.addEventListener('abort', this.#onCallerAbort, { once: true })
     }
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.#abandoned) abort(this.#abandoned)
+    else this.#abort = abort
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, _statusText: string): boolean {
+    // 1xx: informational, the response is still to come.
+    if (status < 200) return true
+    this.#status = status
+    this.#headers = util.parseHeaders(rawHeaders) as ResponseHeaders
+    const declared = Number(this.#headers['content-length'])
+    if (declared > this.#settings.maxResponseBytes) {
+      this.#abandon(new ResponseTooLargeError(this.#settings.maxResponseBytes))
+      return false
+    }
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#size += chunk.length
+    if (this.#size > this.#settings.maxResponseBytes) {
+      this.#abandon(new ResponseTooLargeError(this.#settings.maxResponseBytes))
+      return false
+    }
+    this.#chunks.push(chunk)
+    return true
+  }
+
+  onComplete(): void {
+    if (!this.#end()) return
+    const text = utf8Text(this.#chunks, this.#size)
+    const { scrubber } = this.#settings
+    // A server that echoes the key back must not put it into errors, logs or results.
+    this.#resolve({
+      status: this.#status,
+      headers: scrubber.headers(this.#headers ?? {}),
+      body: scrubber.text(text),
+    })
+  }
+
+  onError(error: Error): void {
+    if (!this.#end()) return
+    // The error becomes our `cause` and its message part of ours: it must not carry the key.
+    redactErrorSecret(error, this.#settings.apiKey)
+    if (isUndiciTimeout(error)) {
+      this.#reject(new TimeoutError(`Attempt timed out after ${this.#timeoutMs} ms`, { cause: error }))
+      return
+    }
+    const failure = new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
+    failure.responseStarted = this.#headers !== undefined
+    this.#reject(failure)
+  }
+
+  /** Ends the attempt with the SDK's own failure and makes undici drop the request. */
+  #abandon(failure: NotifyKitError): void {
+    if (!this.#end()) return
+    this.#abandoned = failure
+    this.#reject(failure)
+    this.#abort?.(failure)
+  }
+
+  /** True the first time only: clears the timer and the caller's listener. */
+  #end(): boolean {
+    if (this.#ended) return false
+    this.#ended = true
+    clearTimeout(this.#timer)
+    if (this.#onCallerAbort) this.#signal?.removeEventListener('abort', this.#onCallerAbort)
+    return true
   }
 }
 
-// Not async: a sized body's text is returned as undici's own promise, one promise fewer per call.
-function readBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
-  const declared = Number(response.headers['content-length'])
-  if (declared > limit) {
-    // Destroying a body nobody reads emits 'error'; unheard, that would crash the process.
-    response.body.on('error', () => undefined)
-    response.body.destroy()
-    return Promise.reject(new ResponseTooLargeError(limit))
-  }
-  // A declared length within the limit is enforced by undici itself; only unsized bodies need counting.
-  if (Number.isFinite(declared)) return response.body.text()
-  return readUnsizedBody(response, limit)
-}
-
-async function readUnsizedBody(response: Dispatcher.ResponseData, limit: number): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of response.body) {
-    size += chunk.length
-    if (size > limit) {
-      response.body.destroy()
-      throw new ResponseTooLargeError(limit)
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size).toString('utf8')
+/** The body as text, as undici's `body.text()` reads it: UTF-8, a leading byte order mark dropped. */
+function utf8Text(chunks: Buffer[], size: number): string {
+  if (size === 0) return ''
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  return bytes.toString('utf8', start)
 }
 
 function abortError(signal: AbortSignal): AbortError {

@@ -40,12 +40,23 @@ const quick = process.argv.includes('--quick')
 // quarter of a second, and two neighbouring 50 ms segments see more nearly the same machine. The
 // median of 80 to 100 per-round ratios moved by about ±0.03 between runs, that of 20 rounds of 250 ms by ±0.1.
 const settings = quick
-  ? { rounds: 10, segmentMs: 50, warmupMs: 150, memoryWarmupCalls: 5_000, memoryCalls: 10_000, coldStarts: 5 }
+  ? {
+      rounds: 10,
+      segmentMs: 50,
+      warmupMs: 150,
+      memoryWarmupCalls: 20_000,
+      memoryCalls: 20_000,
+      coldStarts: 5,
+    }
   : {
       rounds: 80,
       segmentMs: 50,
       warmupMs: 300,
-      memoryWarmupCalls: 5_000,
+      // RSS grows over the first tens of thousands of calls while V8 sizes its young generation (at
+      // concurrency 32: 89 MB after 5,000 calls, 103 MB after 20,000, 107 MB after 50,000, 108 to
+      // 110 MB after 105,000 to 150,000, heap used 14.2 to 14.9 MB throughout); growth after that
+      // would be a leak.
+      memoryWarmupCalls: 50_000,
       memoryCalls: 100_000,
       coldStarts: 15,
     }

@@ -38,7 +38,8 @@ import { median, round } from './stats.js'
 const quick = process.argv.includes('--quick')
 // Many short rounds rather than a few long ones: the speed of this shared machine drifts within a
 // quarter of a second, and two neighbouring 50 ms segments see more nearly the same machine. The
-// median of 80 to 100 per-round ratios moved by about ±0.03 between runs, that of 20 rounds of 250 ms by ±0.1.
+// median of 80 to 100 per-round ratios moved by about ±0.03 between runs; that of 20 rounds of 250 ms,
+// in the harness before it ran each client in its own process, by ±0.1.
 const settings = quick
   ? {
       rounds: 10,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { Agent } from 'undici'
+import { Agent, type Dispatcher, MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   AbortError,
@@ -300,3 +300,42 @@ describe('close()', () => {
 function nextEventLoopTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
+
+describe('dispatchers the user passes', () => {
+  it("undici's MockAgent answers the SDK's calls, retries included", async () => {
+    const mockAgent = new MockAgent()
+    mockAgent.disableNetConnect()
+    cleanups.push(() => mockAgent.close())
+    const pool = mockAgent.get('https://api.test')
+    const json = { headers: { 'content-type': 'application/json' } }
+    pool.intercept({ path: '/v1/events/trigger/tx-1', method: 'DELETE' }).reply(200, { data: true }, json)
+    pool.intercept({ path: '/v1/events/trigger', method: 'POST' }).reply(503, { message: 'busy' }, json)
+    pool
+      .intercept({ path: '/v1/events/trigger', method: 'POST' })
+      .reply(201, { data: { acknowledged: true, status: 'processed', transactionId: 'tx-2' } }, json)
+    const sdk = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://api.test',
+      dispatcher: mockAgent,
+    })
+    await expect(sdk.events.cancel('tx-1')).resolves.toBe(true)
+    const triggered = await sdk.events.trigger({ name: 'w', to: 'u' }, { maxRetries: 1 }).withResponse()
+    expect(triggered.data.transactionId).toBe('tx-2')
+    expect(triggered.response.attempts).toBe(2)
+    mockAgent.assertNoPendingInterceptors()
+  })
+
+  it('an Agent composed with an interceptor carries the calls over a real socket', async () => {
+    const ok = await server((_req, res) => sendJson(res, 200, { data: true }))
+    const seen: string[] = []
+    const logPaths: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
+      seen.push(`${options.method} ${options.path}`)
+      return dispatch(options, handler)
+    }
+    const agent = new Agent()
+    cleanups.push(() => agent.close())
+    const sdk = client(ok.baseUrl, { dispatcher: agent.compose(logPaths) })
+    await expect(sdk.events.cancel('tx-1')).resolves.toBe(true)
+    expect(seen).toEqual(['DELETE /v1/events/trigger/tx-1'])
+  })
+})

@@ -59,7 +59,7 @@ const settings = quick
       // would be a leak.
       memoryWarmupCalls: 50_000,
       memoryCalls: 100_000,
-      coldStarts: 15,
+      coldStarts: 25,
     }
 const SCENARIOS: Scenario[] = [
   { operation: 'trigger', concurrency: 1 },

@@ -30,6 +30,8 @@ export async function startServer(
   server.on('connection', (socket) => {
     connections++
     sockets.add(socket)
+    // A client that resets the connection is what some tests do on purpose.
+    socket.on('error', () => undefined)
     socket.on('close', () => sockets.delete(socket))
   })
   await new Promise<void>((resolve, reject) => {

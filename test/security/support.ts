@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Logger } from '../../src/index.js'
 import { type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/fetch-dispatcher.js'
+import { startServer } from '../helpers/servers.js'
 
 /** A key no real output contains by chance: any occurrence of it is a leak. */
 export const CANARY_KEY = 'sk_live_SECRET_canary_123'
@@ -19,13 +20,12 @@ export interface LocalServer {
   close(): Promise<void>
 }
 
-/** A node:http server on 127.0.0.1 with a free port. Every socket is destroyed on close. */
+/** A node:http server on 127.0.0.1 with a free port that records what reached it. */
 export async function startLocalServer(
   handle: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<LocalServer> {
   const received: LocalServer['received'] = []
-  const sockets = new Set<Socket>()
-  const server: Server = createServer((request, response) => {
+  const { baseUrl, close } = await startServer((request, response) => {
     received.push({
       method: request.method ?? '',
       rawPath: request.url ?? '',
@@ -36,24 +36,7 @@ export async function startLocalServer(
     response.on('error', () => undefined)
     handle(request, response)
   })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('error', () => undefined)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
-  const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    received,
-    close: async () => {
-      for (const socket of sockets) socket.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
+  return { baseUrl, received, close }
 }
 
 /** A dispatcher answering from `handle` that counts what reached it: "nothing sent" means 0. */

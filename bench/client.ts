@@ -45,7 +45,7 @@ const gc = (globalThis as { gc?: () => void }).gc
 
 /**
  * What a careful user writes with undici alone: `undici.request(url)` (the floor), or
- * `agent.request({ origin, path })` (the call notifykit's transport makes).
+ * `agent.request({ origin, path })` (undici's lowest-level request call).
  */
 function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
   const agent = new Agent()

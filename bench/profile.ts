@@ -1,6 +1,6 @@
 // Where does a client's time go? Profiles one client on one operation (the measured calls only,
 // warm-up and module loading excluded) and prints CPU per call by package and by function; with
-// `--against raw` (undici.request) or `--against agent` (agent.request, the call notifykit makes) it
+// `--against raw` (undici.request) or `--against agent` (agent.request, undici's lowest-level request call) it
 // profiles that too and prints what the client spends beyond it.
 //
 //   npx tsx bench/profile.ts --client lenient --operation get [--against raw] [--concurrency 32] [--seconds 5]

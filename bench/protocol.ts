@@ -6,9 +6,9 @@
  */
 export const RAW_UNDICI = 'raw undici'
 /**
- * For reference: `agent.request({ origin, path })`, undici's call without the URL parsing of
- * `undici.request`. It is the call notifykit's transport makes, so the SDK's ratio to it is the
- * cost of the SDK's own work.
+ * For reference: `agent.request({ origin, path })`, undici's lowest-level request call: the Agent's
+ * `dispatch` that notifykit's transport also uses, without the URL parsing of `undici.request`. The
+ * SDK's ratio to it is about the cost of the SDK's own work.
  */
 export const RAW_AGENT_REQUEST = 'raw undici, agent.request'
 

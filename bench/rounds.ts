@@ -4,8 +4,8 @@ import type { Operation, RoundsConfig, RoundsResult, Segment } from './protocol.
 import { percentile } from './stats.js'
 
 /**
- * Each client (raw undici and the notifykit builds) measured in turn, scenario by scenario, for `rounds` rounds.
- * A B C, then B C A, then C A B: no client always runs right after the same other one, and a slow
+ * Each client (raw undici and the notifykit builds) measured in turn, scenario by scenario, for
+ * `rounds` rounds. A B C, then B C A, then C A B: no client always runs right after the same other one, and a slow
  * stretch of the shared machine falls on all of them alike.
  */
 export async function runRounds(script: string, config: RoundsConfig): Promise<RoundsResult> {

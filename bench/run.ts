@@ -194,7 +194,7 @@ function rows(
           operation,
           concurrency,
           'cpuUsPerCall',
-          `CPU µs/call, ${LABEL[operation]}, lenient, concurrency ${concurrency}, against undici's agent.request (the call notifykit makes)`,
+          `CPU µs/call, ${LABEL[operation]}, lenient, concurrency ${concurrency}, against undici's agent.request (its lowest-level request call)`,
           undefined,
           RAW_AGENT_REQUEST,
         ),

@@ -7,6 +7,7 @@ import {
   UnprocessableEntityError,
 } from '../src/index.js'
 import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
+import { rejectionOf } from './helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 const BROADCAST_URL = `${BASE_URL}/v1/events/trigger/broadcast`
@@ -41,15 +42,6 @@ function broadcastServer(answer: () => Response) {
     maxRetries: 0,
   })
   return { client, seen }
-}
-
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to reject')
 }
 
 const processed = {

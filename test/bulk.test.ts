@@ -13,6 +13,7 @@ import {
   type TriggerEventParams,
 } from '../src/index.js'
 import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
+import { rejectionOf } from './helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 const BULK_URL = `${BASE_URL}/v1/events/trigger/bulk`
@@ -121,15 +122,6 @@ function bulkServer(
       return maxInFlight
     },
   }
-}
-
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to reject')
 }
 
 describe('triggerBulk at any size', () => {

@@ -9,6 +9,7 @@ import {
   type TriggerEventParams,
 } from '../src/index.js'
 import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
+import { rejectionOf } from './helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 
@@ -50,15 +51,6 @@ function checkedClient(schemas: Record<string, z.ZodType> = workflows) {
   ])
   const client = new NotificationClient({ apiKey: 'k', baseUrl: BASE_URL, dispatcher, workflows: schemas })
   return { client, seen }
-}
-
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to reject')
 }
 
 function issuePaths(error: unknown): (string | number)[][] {

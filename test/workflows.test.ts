@@ -107,26 +107,19 @@ describe('workflow payload schemas at runtime', () => {
   })
 
   it('checks payloads without transforming them', async () => {
-    const seen: unknown[] = []
-    const dispatcher = createMswDispatcher([
-      http.post(`${BASE_URL}/v1/events/trigger`, async ({ request }) => {
-        seen.push(await request.json())
-        return HttpResponse.json({ data: processed('tx') }, { status: 201 })
+    const { client, seen } = checkedClient({
+      reminder: z.object({
+        at: z.iso.datetime().transform((text) => new Date(text)),
+        count: z.number().default(1),
       }),
-    ])
-    const client = new NotificationClient({
-      apiKey: 'k',
-      baseUrl: BASE_URL,
-      dispatcher,
-      workflows: {
-        reminder: z.object({
-          at: z.iso.datetime().transform((text) => new Date(text)),
-          count: z.number().default(1),
-        }),
-      },
     })
     await client.events.trigger({ name: 'reminder', to: 'u1', payload: { at: '2026-01-01T09:00:00Z' } })
-    expect(seen).toEqual([{ name: 'reminder', to: 'u1', payload: { at: '2026-01-01T09:00:00Z' } }])
+    expect(seen).toEqual([
+      {
+        path: '/v1/events/trigger',
+        body: { name: 'reminder', to: 'u1', payload: { at: '2026-01-01T09:00:00Z' } },
+      },
+    ])
   })
 
   it('refuses a bulk list with one bad payload, pointing at its index, and sends nothing', async () => {
@@ -183,19 +176,7 @@ describe('workflow payload schemas at runtime', () => {
   })
 
   it('refuses, rather than crashes on, a payload the schema cannot check synchronously', async () => {
-    const seen: unknown[] = []
-    const dispatcher = createMswDispatcher([
-      http.post(`${BASE_URL}/v1/events/trigger`, async ({ request }) => {
-        seen.push(await request.json())
-        return HttpResponse.json({ data: processed('tx') }, { status: 201 })
-      }),
-    ])
-    const client = new NotificationClient({
-      apiKey: 'k',
-      baseUrl: BASE_URL,
-      dispatcher,
-      workflows: { lookup: z.object({ id: z.string() }).refine(async () => true) },
-    })
+    const { client, seen } = checkedClient({ lookup: z.object({ id: z.string() }).refine(async () => true) })
     const error = await rejectionOf(client.events.trigger({ name: 'lookup', to: 'u1', payload: { id: 'a' } }))
     expect(issuePaths(error)).toEqual([['payload']])
     expect(seen).toHaveLength(0)

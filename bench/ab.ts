@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
-import { compileWorkers, log, resultsDir, root, startServer } from './harness.js'
+import { compileWorkers, log, NODE_ESM_BUNDLE, resultsDir, root, startServer } from './harness.js'
 import {
   clientName,
   type Operation,
@@ -65,12 +65,7 @@ async function snapshot(label: string): Promise<void> {
     ],
     entryPoints: [join(root, 'src', 'index.ts')],
     outfile: join(buildsDir, label, 'index.js'),
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
+    ...NODE_ESM_BUNDLE,
   })
   log(`built src into bench/results/builds/${label}/index.js`)
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { type BuildOptions, build } from 'esbuild'
 import type { SegmentCommand, SegmentMeasurement, ServeConfig, ServeReady, WorkerConfig } from './protocol.js'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
@@ -63,18 +63,23 @@ export function ensureDist(build = true): { rebuilt: boolean; stale: boolean } {
   }
 }
 
+/** How bench/ bundles TypeScript for plain `node`: ESM, dependencies left to node_modules. */
+export const NODE_ESM_BUNDLE = {
+  bundle: true,
+  packages: 'external',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'error',
+} as const satisfies BuildOptions
+
 /** The measuring processes run as plain JavaScript under plain `node`: no loader in the hot path. */
 export async function compileWorkers(): Promise<{ server: string; client: string }> {
   await build({
     entryPoints: [join(root, 'bench', 'server.ts'), join(root, 'bench', 'client.ts')],
     outdir: buildDir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
+    ...NODE_ESM_BUNDLE,
   })
   return { server: join(buildDir, 'server.mjs'), client: join(buildDir, 'client.mjs') }
 }

@@ -158,7 +158,7 @@ function callOf(client: BenchClient, operation: Operation): () => Promise<unknow
 async function serve(config: ServeConfig): Promise<void> {
   const client = await clientOf(config.client, config.port)
   await checkAnswers(client)
-  const ready: ServeReady = { ready: true, client: client.name, gcExposed: gc !== undefined }
+  const ready: ServeReady = { ready: true, client: client.name }
   process.stdout.write(`${JSON.stringify(ready)}\n`)
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
     if (line === '') continue

@@ -127,7 +127,7 @@ export interface ServingWorker {
 }
 
 export function startServingWorker(script: string, config: ServeConfig): Promise<ServingWorker> {
-  const child = spawn(process.execPath, ['--expose-gc', script, JSON.stringify(config)], {
+  const child = spawn(process.execPath, [script, JSON.stringify(config)], {
     cwd: root,
     env: cleanEnv(),
     stdio: ['pipe', 'pipe', 'inherit'],

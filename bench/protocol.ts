@@ -88,7 +88,6 @@ export interface SegmentMeasurement {
 export interface ServeReady {
   ready: true
   client: string
-  gcExposed: boolean
 }
 
 export interface MemoryConfig {
@@ -152,7 +151,6 @@ export interface RoundsResult {
   segments: Segment[]
   /** Recorded at concurrency 1 only: at 32, a call's latency is mostly its wait behind the others. */
   latencies: PooledLatency[]
-  gcExposed: boolean
 }
 
 export interface MemorySnapshot {

@@ -63,7 +63,6 @@ export async function runRounds(script: string, config: RoundsConfig): Promise<R
         p50Ms: percentile(ms, 50),
         p99Ms: percentile(ms, 99),
       })),
-      gcExposed: workers.every((worker) => worker.ready.gcExposed),
     }
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()))

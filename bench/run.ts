@@ -357,7 +357,7 @@ const heading = `notifykit vs raw undici${quick ? ' (quick run)' : ''}: ${host.c
 const markdown = `${heading}\n\n${table(summary)}\n`
 process.stdout.write(`\n${markdown}`)
 const misses = summary.filter((row) => row.result === 'miss').map((row) => row.figure)
-if (!roundsResult.gcExposed) log('WARNING: global.gc was not exposed; memory figures include garbage')
+if (!memoryResult.gcExposed) log('WARNING: global.gc was not exposed; memory figures include garbage')
 if (dist.stale) log('WARNING: dist was stale (tsup failed)')
 writeFileSync(join(resultsDir, 'latest.md'), markdown)
 writeFileSync(

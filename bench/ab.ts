@@ -5,7 +5,7 @@
 //   (edit src)
 //   npx tsx bench/ab.ts --snapshot after
 // or, when others edit src meanwhile, both from the current src with a file swapped for another:
-//   npx tsx bench/ab.ts --snapshot before --replace src/core/transport.ts=/tmp/transport.before.ts
+//   npx tsx bench/ab.ts --snapshot before --replace src/internal/transport/undici.ts=/tmp/transport.before.ts
 // then
 //   npx tsx bench/ab.ts [--builds before,after] [--mode lenient|off] [--rounds 10] [--segment-ms 400]
 //                       [--scenarios trigger:32,get:32]

@@ -1,22 +1,23 @@
 import { Agent, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
-import { LevelLogger, LOG_LEVELS, type LogLevel } from './core/logger.js'
+import type { LogLevel } from './core/logger.js'
 import {
   type ClientOptions,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
 } from './core/options.js'
-import { RequestCore } from './core/request.js'
-import { MAX_TIMER_MS } from './core/retry.js'
-import { Transport } from './core/transport.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
-import { Events } from './resources/events.js'
+import { LevelLogger, LOG_LEVELS } from './internal/logger.js'
+import { RequestCore } from './internal/request.js'
+import { MAX_TIMER_MS } from './internal/retry.js'
+import { UndiciTransport } from './internal/transport/undici.js'
+import { Events } from './resources/events/index.js'
+import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
 import { Notifications } from './resources/notifications.js'
 import { Subscribers } from './resources/subscribers.js'
-import type { WorkflowPayloads, WorkflowSchemas } from './resources/workflows.js'
 import { VERSION } from './version.js'
 
 /** Client options, plus the workflows' payload schemas when you want them checked at runtime. */
@@ -76,7 +77,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       ? { dispatcher: options.dispatcher, owned: false, closed: false }
       : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true, closed: false })
     const core = new RequestCore({
-      transport: new Transport(
+      transport: new UndiciTransport(
         this.#pool.dispatcher,
         settings.origin,
         settings.maxResponseBytes,

@@ -17,6 +17,7 @@ export {
   RateLimitError,
   RequestValidationError,
   type ResponseHeaders,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   UnprocessableEntityError,
@@ -24,16 +25,15 @@ export {
 } from './core/errors.js'
 export type { Logger, LogLevel } from './core/logger.js'
 export type { ClientOptions, RequestOptions, ResponseValidation } from './core/options.js'
-export { ResponseTooLargeError } from './core/transport.js'
-export type { BulkProgress, BulkTriggerOptions } from './resources/bulk.js'
-export type { Events } from './resources/events.js'
-export type { Notifications } from './resources/notifications.js'
-export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
+export type { BulkProgress, BulkTriggerOptions } from './resources/events/bulk.js'
+export type { Events } from './resources/events/index.js'
 export type {
   BroadcastEventParams,
   TriggerEventParams,
   WorkflowPayloads,
   WorkflowSchemas,
-} from './resources/workflows.js'
+} from './resources/events/workflows.js'
+export type { Notifications } from './resources/notifications.js'
+export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
 export * from './schemas/index.js'
 export { VERSION } from './version.js'

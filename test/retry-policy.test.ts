@@ -8,6 +8,7 @@ import {
   type NotifyKitError,
   parseRetryAfterMs,
   RequestValidationError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from '../src/core/errors.js'
@@ -18,8 +19,7 @@ import {
   isStaleSocket,
   MAX_RETRY_AFTER_MS,
   type RetryState,
-} from '../src/core/retry.js'
-import { ResponseTooLargeError } from '../src/core/transport.js'
+} from '../src/internal/retry.js'
 import { sleep } from '../src/internal/sleep.js'
 
 const FIRST_FAILURE: RetryState = { attempts: 1, maxRetries: 2, staleSocketRetryUsed: false }

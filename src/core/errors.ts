@@ -168,6 +168,18 @@ export class AbortError extends NotifyKitError {
   override readonly code: ErrorCode = 'NOTIFYKIT_ABORTED'
 }
 
+/** The response body ran past `maxResponseBytes`; the rest was not read and the socket was released. */
+export class ResponseTooLargeError extends NotifyKitError {
+  override name = 'ResponseTooLargeError'
+  override readonly code: ErrorCode = 'NOTIFYKIT_RESPONSE_TOO_LARGE'
+  readonly limitBytes: number
+
+  constructor(limitBytes: number) {
+    super(`Response body exceeds maxResponseBytes (${limitBytes} bytes); the rest was not read`)
+    this.limitBytes = limitBytes
+  }
+}
+
 /** One problem found in a request before it was sent. */
 export interface ValidationIssue {
   /** Where the problem is, e.g. `['schedule', 'weeklySchedule', 'monday', 'hours', 0, 'start']`. */

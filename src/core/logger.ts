@@ -1,5 +1,3 @@
-import { redactDeep, redactForms, secretForms } from '../internal/redact.js'
-
 /**
  * Anything with these four methods: `console`, pino, winston, a test spy. Each line is a message
  * string, then an object of details.
@@ -24,60 +22,3 @@ export interface Logger {
 
 /** `warn` by default; `debug` logs every attempt and, with `logBodies`, request and response bodies. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug'
-
-export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug']
-
-const SEVERITY: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 }
-
-/**
- * The SDK's own view of a logger: level filtering in one place, and a last line of defence that
- * scrubs the API key from anything about to be written, whatever a caller put in a message.
- * @internal
- */
-export class LevelLogger {
-  readonly level: LogLevel
-  readonly #sink: Logger
-  readonly #threshold: number
-  readonly #secretForms: string[]
-
-  constructor(sink: Logger, level: LogLevel, secret: string) {
-    this.#sink = sink
-    this.level = level
-    this.#threshold = SEVERITY[level]
-    this.#secretForms = secret ? secretForms(secret) : []
-  }
-
-  enabled(level: Exclude<LogLevel, 'off'>): boolean {
-    return SEVERITY[level] <= this.#threshold
-  }
-
-  debug(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('debug')) this.#write('debug', message, details)
-  }
-
-  info(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('info')) this.#write('info', message, details)
-  }
-
-  warn(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('warn')) this.#write('warn', message, details)
-  }
-
-  error(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('error')) this.#write('error', message, details)
-  }
-
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>) {
-    const line = redactForms(`notifykit: ${message}`, this.#secretForms)
-    try {
-      if (details === undefined) this.#sink[level](line)
-      // console prints an object over several lines; log collectors expect one entry per line.
-      else if (this.#sink === console)
-        this.#sink[level](`${line} ${JSON.stringify(redactDeep(details, this.#secretForms))}`)
-      else this.#sink[level](line, redactDeep(details, this.#secretForms))
-    } catch {
-      // A logger that throws must not change the outcome of a call: a trigger that went out and was
-      // then reported as failed would be sent again by the caller.
-    }
-  }
-}

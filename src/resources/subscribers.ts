@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js'
-import { defineOperation } from '../core/operation.js'
 import type { RequestOptions } from '../core/options.js'
-import type { RequestCore } from '../core/request.js'
+import { defineOperation } from '../internal/operation.js'
+import type { RequestCore } from '../internal/request.js'
 import {
   type MarkAllMessagesRequest,
   MarkAllMessagesRequestSchema,

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
-import { checkIdempotencyKey, normalizeHeaders } from '../internal/headers.js'
-import { buildPath } from '../internal/path.js'
-import { sleep } from '../internal/sleep.js'
-import { ApiPromise, type WithResponse } from './api-promise.js'
+import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import {
   AbortError,
   ApiError,
@@ -16,12 +13,15 @@ import {
   requestIdOf,
   TimeoutError,
   truncate,
-} from './errors.js'
+} from '../core/errors.js'
+import type { RequestOptions, ResponseValidation } from '../core/options.js'
+import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
-import type { RequestOptions, ResponseValidation } from './options.js'
+import { buildPath } from './path.js'
 import { checkCallLimits, decideRetry } from './retry.js'
-import type { Transport, WireRequest, WireResponse } from './transport.js'
+import { sleep } from './sleep.js'
+import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
 export interface RequestCoreConfig {

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import type { Operation } from '../core/operation.js'
-import type { BroadcastEventRequest, TriggerEventRequest } from '../schemas/events.js'
-import type { JsonObject } from '../schemas/shared.js'
+import type { Operation } from '../../internal/operation.js'
+import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
+import type { JsonObject } from '../../schemas/shared.js'
 
 /**
  * Maps workflow names to the payload each expects. The default accepts any name and any object

@@ -6,7 +6,7 @@ import {
   RequestValidationError,
   TimeoutError,
   type ValidationIssue,
-} from './errors.js'
+} from '../core/errors.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000

@@ -1,34 +1,14 @@
 import { type Dispatcher, util } from 'undici'
-import { ResponseSecretScrubber, redactErrorSecret } from '../internal/redact.js'
-import { AbortError, ConnectionError, NotifyKitError, type ResponseHeaders, TimeoutError } from './errors.js'
-
-/** One HTTP exchange, ready for the wire: everything validated and encoded already. */
-export interface WireRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
-  /** Path and query, base path included, percent-encoded. */
-  path: string
-  headers: Record<string, string>
-  body: string | undefined
-}
-
-/** A complete response: status, headers and the whole body as text. */
-export interface WireResponse {
-  status: number
-  headers: ResponseHeaders
-  body: string
-}
-
-/** The response body ran past `maxResponseBytes`; the rest was not read and the socket was released. */
-export class ResponseTooLargeError extends NotifyKitError {
-  override name = 'ResponseTooLargeError'
-  override readonly code = 'NOTIFYKIT_RESPONSE_TOO_LARGE'
-  readonly limitBytes: number
-
-  constructor(limitBytes: number) {
-    super(`Response body exceeds maxResponseBytes (${limitBytes} bytes); the rest was not read`)
-    this.limitBytes = limitBytes
-  }
-}
+import {
+  AbortError,
+  ConnectionError,
+  type NotifyKitError,
+  type ResponseHeaders,
+  ResponseTooLargeError,
+  TimeoutError,
+} from '../../core/errors.js'
+import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
+import type { Transport, WireRequest, WireResponse } from './types.js'
 
 /**
  * Sends one attempt through an undici Dispatcher and reads the whole response. It knows nothing of
@@ -36,7 +16,7 @@ export class ResponseTooLargeError extends NotifyKitError {
  * `AbortError` with the undici error as `cause`.
  * @internal
  */
-export class Transport {
+export class UndiciTransport implements Transport {
   readonly #dispatcher: Dispatcher
   readonly #origin: string
   readonly #settings: ExchangeSettings

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { WithResponse } from '../core/api-promise.js'
+import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
@@ -9,12 +9,12 @@ import {
   ResponseValidationError,
   TimeoutError,
   type ValidationIssue,
-} from '../core/errors.js'
-import type { RequestOptions } from '../core/options.js'
-import type { RequestCore } from '../core/request.js'
-import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../internal/headers.js'
-import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../schemas/events.js'
-import type { EventOperations } from './events.js'
+} from '../../core/errors.js'
+import type { RequestOptions } from '../../core/options.js'
+import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
+import type { RequestCore } from '../../internal/request.js'
+import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
+import type { EventOperations } from './operations.js'
 
 /** Progress of a `triggerBulk` call, reported after each request settles. */
 export interface BulkProgress {

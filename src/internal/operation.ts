@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { type PathTemplate, pathTemplate } from '../internal/path.js'
+import { type PathTemplate, pathTemplate } from './path.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 

@@ -1,19 +1,52 @@
+import { dirname, join } from 'node:path'
+import type { Plugin } from 'esbuild'
 import { defineConfig } from 'tsup'
 
-export default defineConfig({
-  // One file per entry and format: dist/index.{js,cjs,d.ts,d.cts}, dist/testing.{js,cjs,d.ts,d.cts}.
-  // `notifykit` never imports from src/testing, so msw is only ever loaded by `notifykit/testing`.
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  platform: 'node',
-  splitting: false,
-  treeshake: true,
-  // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
-  removeNodeProtocol: false,
-  // Dependencies and peer dependencies (undici, zod, msw) stay imports; tsup bundles only our code.
-  external: ['undici', 'zod', 'msw'],
-})
+// The portable build: the same sources, with every `platform/node.js` import resolved to its sibling
+// `platform/fetch.ts`, so that its module graph holds neither `undici` nor a `node:` module. Export
+// conditions in package.json pick it for workerd, edge, Bun, Deno and browsers.
+const portablePlatform: Plugin = {
+  name: 'portable-platform',
+  setup(build) {
+    build.onResolve({ filter: /\/platform\/node\.js$/ }, (args) => ({
+      path: join(args.resolveDir, dirname(args.path), 'fetch.ts'),
+    }))
+  },
+}
+
+const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts' }
+
+export default defineConfig([
+  {
+    // dist/index.{js,cjs,d.ts,d.cts}, dist/testing.{js,cjs,d.ts,d.cts}: Node, undici inside.
+    entry,
+    format: ['esm', 'cjs'],
+    dts: true,
+    // dist/portable is the other build's, made at the same time.
+    clean: ['!portable/**'],
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    treeshake: true,
+    // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
+    removeNodeProtocol: false,
+    // Dependencies and peer dependencies (undici, zod, msw) stay imports; tsup bundles only our code.
+    external: ['undici', 'zod', 'msw'],
+  },
+  {
+    // dist/portable/index.js, dist/portable/testing.js: ESM for fetch runtimes; types are the Node build's.
+    entry,
+    outDir: 'dist/portable',
+    format: ['esm'],
+    dts: false,
+    clean: true,
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'neutral',
+    splitting: false,
+    treeshake: true,
+    external: ['zod', 'msw'],
+    esbuildPlugins: [portablePlatform],
+  },
+])

@@ -1,4 +1,3 @@
-import { Agent, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
@@ -11,9 +10,12 @@ import {
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
 import { LevelLogger, LOG_LEVELS } from './internal/logger.js'
+// The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
+import { platform } from './internal/platform/node.js'
 import { RequestCore } from './internal/request.js'
 import { MAX_TIMER_MS } from './internal/retry.js'
-import { UndiciTransport } from './internal/transport/undici.js'
+import { FetchConnector } from './internal/transport/fetch.js'
+import type { Connector } from './internal/transport/types.js'
 import { Events } from './resources/events/index.js'
 import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
 import { Notifications } from './resources/notifications.js'
@@ -33,10 +35,9 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
   workflows?: WorkflowSchemas<W>
 }
 
-/** The connection pool, shared by a client and every client derived from it by `withOptions`. */
-interface Pool {
-  dispatcher: Dispatcher
-  owned: boolean
+/** How the client reaches the network, shared by a client and every client `withOptions` derives from it. */
+interface Connection {
+  connector: Connector
   closed: boolean
 }
 
@@ -61,8 +62,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   readonly notifications: Notifications
 
   readonly #options: NotificationClientOptions<W>
-  readonly #pool: Pool
-  readonly #ownsPool: boolean
+  readonly #connection: Connection
+  /** False for a client made by `withOptions`: closing it leaves its parent's connection open. */
+  readonly #ownsConnection: boolean
 
   /**
    * @param options Everything optional: `apiKey` and `baseUrl` fall back to `NOTIFYKIT_API_KEY` and
@@ -70,22 +72,21 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
    */
   constructor(options: NotificationClientOptions<W> = {}) {
     this.#options = { ...options }
-    const settings = resolveSettings(options, process.env)
-    const derivedFrom = derivedPools.get(options)
-    this.#ownsPool = !options.dispatcher && !derivedFrom
-    this.#pool = options.dispatcher
-      ? { dispatcher: options.dispatcher, owned: false, closed: false }
-      : (derivedFrom ?? { dispatcher: createAgent(settings.timeoutMs), owned: true, closed: false })
+    platform.checkRuntime(options.dangerouslyAllowBrowser === true)
+    const settings = resolveSettings(options, platform.env)
+    const shared = derivedConnections.get(options)
+    this.#ownsConnection = !shared
+    this.#connection = shared ?? { connector: connect(options, settings), closed: false }
     const core = new RequestCore({
-      transport: new UndiciTransport(
-        this.#pool.dispatcher,
-        settings.origin,
-        settings.maxResponseBytes,
-        settings.apiKey,
-      ),
+      transport: this.#connection.connector.transport({
+        origin: settings.origin,
+        maxResponseBytes: settings.maxResponseBytes,
+        apiKey: settings.apiKey,
+      }),
+      connection: this.#connection,
       basePath: settings.basePath,
       authorization: `ApiKey ${settings.apiKey}`,
-      userAgent: `notifykit/${VERSION} node/${process.version}`,
+      userAgent: `notifykit/${VERSION} ${platform.runtime}`,
       defaultHeaders: settings.defaultHeaders,
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
@@ -99,8 +100,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   }
 
   /**
-   * A client with some options changed that shares this client's connection pool: another API key
-   * per tenant, another timeout. Closing this client closes the pool; closing the derived one does not.
+   * A client with some options changed that shares this client's connection pool (or `fetch`):
+   * another API key per tenant, another timeout. Closing this client closes the pool, and calls on
+   * the derived clients then fail with `ClientClosedError`; closing a derived one closes nothing.
    *
    * @example
    * ```ts
@@ -109,13 +111,15 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
    */
   withOptions(overrides: Partial<NotificationClientOptions<W>>): NotificationClient<W> {
     const options: NotificationClientOptions<W> = { ...this.#options, ...overrides }
-    if (!overrides.dispatcher) derivedPools.set(options, this.#pool)
+    if (overrides.dispatcher === undefined && overrides.fetch === undefined) {
+      derivedConnections.set(options, this.#connection)
+    }
     return new NotificationClient<W>(options)
   }
 
   /**
-   * Closes the connection pool the client created (never a `dispatcher` you passed in). Calls in
-   * flight finish first.
+   * Closes the connection pool the client created (never a `dispatcher` or `fetch` you passed in).
+   * Calls in flight finish first; a call made after this fails with `ClientClosedError`, unretried.
    *
    * @example
    * ```ts
@@ -123,10 +127,10 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
    * ```
    */
   async close(): Promise<void> {
-    if (!this.#ownsPool || !this.#pool.owned || this.#pool.closed) return
     // Closing twice (a `finally` after an explicit close) is not an error.
-    this.#pool.closed = true
-    await this.#pool.dispatcher.close()
+    if (!this.#ownsConnection || this.#connection.closed) return
+    this.#connection.closed = true
+    await this.#connection.connector.close()
   }
 
   /** Never shows the key or the settings: clients end up in logs through `console.log(obj)`. */
@@ -139,8 +143,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   }
 }
 
-// Passes the pool from `withOptions` to the new client's constructor without making it an option.
-const derivedPools = new WeakMap<object, Pool>()
+// Passes the connection from `withOptions` to the new client's constructor without making it an option.
+const derivedConnections = new WeakMap<object, Connection>()
 
 interface Settings {
   apiKey: string
@@ -154,9 +158,9 @@ interface Settings {
   defaultHeaders: Record<string, string>
 }
 
-function resolveSettings(options: ClientOptions, env: NodeJS.ProcessEnv): Settings {
-  const apiKey = options.apiKey ?? env.NOTIFYKIT_API_KEY
-  const baseUrl = options.baseUrl ?? env.NOTIFYKIT_BASE_URL
+function resolveSettings(options: ClientOptions, env: (name: string) => string | undefined): Settings {
+  const apiKey = options.apiKey ?? env('NOTIFYKIT_API_KEY')
+  const baseUrl = options.baseUrl ?? env('NOTIFYKIT_BASE_URL')
   const missing = [
     apiKey ? undefined : 'an API key (apiKey option or NOTIFYKIT_API_KEY)',
     baseUrl ? undefined : 'a base URL (baseUrl option or NOTIFYKIT_BASE_URL)',
@@ -175,19 +179,23 @@ function resolveSettings(options: ClientOptions, env: NodeJS.ProcessEnv): Settin
       options.maxResponseBytes,
       DEFAULT_MAX_RESPONSE_BYTES,
     ),
-    logLevel: logLevel(options.logLevel ?? env.NOTIFYKIT_LOG),
+    logLevel: logLevel(options.logLevel ?? env('NOTIFYKIT_LOG')),
     responseValidation: responseValidation(options.responseValidation),
     defaultHeaders: normalizeHeaders(options.defaultHeaders, 'defaultHeaders'),
   }
 }
 
-function createAgent(timeoutMs: number): Agent {
-  return new Agent({
-    connect: { timeout: timeoutMs },
-    // The request core bounds each attempt itself; undici's own timers sit just past it.
-    headersTimeout: timeoutMs + 1_000,
-    bodyTimeout: timeoutMs + 1_000,
-  })
+/** The user's `fetch` or `dispatcher`, else the build's own: undici on Node, the runtime's fetch elsewhere. */
+function connect(options: ClientOptions, settings: Settings): Connector {
+  if (options.dispatcher !== undefined && options.fetch !== undefined) {
+    throw new NotifyKitError('Pass either dispatcher (undici) or fetch, not both')
+  }
+  if (options.fetch !== undefined) {
+    if (typeof options.fetch !== 'function') throw new NotifyKitError('The fetch option must be a function')
+    return new FetchConnector(options.fetch)
+  }
+  if (options.dispatcher !== undefined) return platform.dispatcherConnector(options.dispatcher)
+  return platform.defaultConnector(settings.timeoutMs)
 }
 
 function positiveNumber(

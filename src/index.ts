@@ -7,6 +7,7 @@ export {
   BadRequestError,
   type BulkChunkFailure,
   BulkTriggerError,
+  ClientClosedError,
   ConflictError,
   ConnectionError,
   type ErrorCode,

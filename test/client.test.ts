@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { inspect } from 'node:util'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { NotificationClient, NotifyKitError, TimeoutError, VERSION } from '../src/index.js'
+import { ClientClosedError, NotificationClient, NotifyKitError, TimeoutError, VERSION } from '../src/index.js'
 import { startServer, type TestServer } from './helpers/servers.js'
 import { API_KEY, answeringClient, json, onlyRequest, rejectionOf } from './helpers/wire.js'
 
@@ -187,7 +187,7 @@ describe('withOptions', () => {
     }
   })
 
-  it('close() twice is not an error, and a call after close fails with ConnectionError in one attempt', async () => {
+  it('close() twice is not an error, and a call after close fails with ClientClosedError, nothing sent', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end('{"data":true}')
@@ -197,8 +197,10 @@ describe('withOptions', () => {
     await client.close()
     await expect(client.close()).resolves.toBeUndefined()
     const error = await rejectionOf(client.events.cancel('tx-2'))
-    expect(error).toBeInstanceOf(NotifyKitError)
-    expect((error as NotifyKitError).attempts).toBe(1)
+    expect(error).toBeInstanceOf(ClientClosedError)
+    expect((error as NotifyKitError).code).toBe('NOTIFYKIT_CLIENT_CLOSED')
+    expect((error as NotifyKitError).attempts).toBe(0)
+    expect((error as NotifyKitError).method).toBe('DELETE')
   })
 
   it('keeps the parent’s other options (base URL, defaultHeaders)', async () => {

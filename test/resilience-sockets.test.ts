@@ -3,6 +3,7 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  ClientClosedError,
   ConnectionError,
   NotificationClient,
   type NotificationClientOptions,
@@ -400,8 +401,8 @@ describe('connection failures', () => {
       () => undefined,
       (caught: unknown) => caught,
     )
-    expect(error).toBeInstanceOf(ConnectionError)
-    expect((error as ConnectionError).attempts).toBe(1)
+    expect(error).toBeInstanceOf(ClientClosedError)
+    expect((error as ClientClosedError).attempts).toBe(0)
     expect(retries()).toHaveLength(0)
   })
 })

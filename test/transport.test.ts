@@ -3,6 +3,7 @@ import { Agent, type Dispatcher, MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   AbortError,
+  ClientClosedError,
   ConnectionError,
   NotificationClient,
   type NotificationClientOptions,
@@ -276,7 +277,7 @@ describe('close()', () => {
     const socketClosed = new Promise<void>((resolve) => socket?.once('close', () => resolve()))
     await sdk.close()
     await socketClosed
-    await expect(sdk.events.cancel('tx')).rejects.toBeInstanceOf(ConnectionError)
+    await expect(sdk.events.cancel('tx')).rejects.toBeInstanceOf(ClientClosedError)
     expect(ok.requests()).toBe(1)
   })
 
@@ -288,6 +289,9 @@ describe('close()', () => {
     await first.events.cancel('tx-1')
     await first.close()
     expect(agent.closed).toBe(false)
+    // The closed client sends nothing more, even through a dispatcher that is still open.
+    await expect(first.events.cancel('tx-1')).rejects.toBeInstanceOf(ClientClosedError)
+    expect(ok.requests()).toBe(1)
     await nextEventLoopTurn()
     const second = new NotificationClient({ apiKey: API_KEY, baseUrl: ok.baseUrl, dispatcher: agent })
     await expect(second.events.cancel('tx-2')).resolves.toBe(true)

@@ -1,8 +1,11 @@
 import type { z } from 'zod'
 import type { TriggerResult } from '../schemas/events.js'
 
-/** Response headers as undici gives them: lower-case names, repeated headers as arrays. */
-export type ResponseHeaders = Record<string, string | string[] | undefined>
+/**
+ * Response headers: lower-case names; a header the server repeated is one string, its values joined
+ * by `, ` (the Fetch standard's form), whichever transport carried the call.
+ */
+export type ResponseHeaders = Record<string, string>
 
 /**
  * Stable, machine-readable error codes. Match on `error.code` (or `instanceof`), never on messages.
@@ -21,6 +24,7 @@ export type ErrorCode =
   | 'NOTIFYKIT_CONNECTION'
   | 'NOTIFYKIT_TIMEOUT'
   | 'NOTIFYKIT_ABORTED'
+  | 'NOTIFYKIT_CLIENT_CLOSED'
   | 'NOTIFYKIT_REQUEST_VALIDATION'
   | 'NOTIFYKIT_RESPONSE_VALIDATION'
   | 'NOTIFYKIT_RESPONSE_TOO_LARGE'
@@ -166,6 +170,19 @@ export class TimeoutError extends ConnectionError {
 export class AbortError extends NotifyKitError {
   override name = 'AbortError'
   override readonly code: ErrorCode = 'NOTIFYKIT_ABORTED'
+}
+
+/**
+ * The call was made on a client after `close()` (or on one derived from it with `withOptions`). It is
+ * never retried: the client will not send again, whatever the transport.
+ */
+export class ClientClosedError extends NotifyKitError {
+  override name = 'ClientClosedError'
+  override readonly code: ErrorCode = 'NOTIFYKIT_CLIENT_CLOSED'
+
+  constructor() {
+    super('The client was closed: create a new NotificationClient to send again')
+  }
 }
 
 /** The response body ran past `maxResponseBytes`; the rest was not read and the socket was released. */

@@ -1,6 +1,33 @@
 import type { Dispatcher } from 'undici'
 import type { Logger, LogLevel } from './logger.js'
 
+/**
+ * The part of WHATWG `fetch` the client uses: the global `fetch` of every runtime fits, and so does a
+ * wrapper. Written out here so that the types need neither the DOM library nor Node's.
+ */
+export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<FetchResponse>
+
+/** What the client passes to `fetch`. */
+export interface FetchRequestInit {
+  method: string
+  headers: Record<string, string>
+  body: string | undefined
+  signal: AbortSignal
+  redirect: 'manual'
+}
+
+/** What the client reads of a fetch `Response`. */
+export interface FetchResponse {
+  readonly status: number
+  readonly headers: { forEach(callback: (value: string, name: string) => void): void }
+  readonly body: {
+    getReader(): {
+      read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>
+      cancel(reason?: unknown): Promise<void>
+    }
+  } | null
+}
+
 /** How responses are checked against their schemas. */
 export type ResponseValidation = 'lenient' | 'strict' | 'off'
 
@@ -28,11 +55,25 @@ export interface ClientOptions {
    */
   maxRetries?: number
   /**
-   * An undici `Dispatcher` to send through (ProxyAgent, MockAgent, the test kit's dispatchers).
-   * The client never closes a dispatcher it did not create.
+   * An undici `Dispatcher` to send through (ProxyAgent, MockAgent, the test kit's dispatchers), on
+   * Node. The client never closes a dispatcher it did not create. Not with `fetch`.
    * @example `new NotificationClient({ dispatcher: new ProxyAgent('http://proxy:3128') })`
    */
   dispatcher?: Dispatcher
+  /**
+   * A WHATWG `fetch` to send through instead of undici, on any runtime: your instrumented fetch, a
+   * test's (`fake.fetch`, or the global fetch that msw's `setupServer` intercepts). Runtimes without
+   * Node sockets (Cloudflare Workers, Vercel Edge, Bun, Deno) use their own fetch without this option.
+   * Not with `dispatcher`.
+   * @example `new NotificationClient({ fetch: (url, init) => fetch(url, init) })`
+   */
+  fetch?: FetchFunction
+  /**
+   * Lets the client be constructed in a browser. The API key is a secret that every visitor of the
+   * page could read: keep it on a server, and set this only for a page that is itself private.
+   * @example `new NotificationClient({ dangerouslyAllowBrowser: true })`
+   */
+  dangerouslyAllowBrowser?: boolean
   /**
    * Headers added to every request. `Authorization` cannot be set here; use `apiKey`.
    * @example `new NotificationClient({ defaultHeaders: { 'x-team': 'growth' } })`

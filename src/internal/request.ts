@@ -4,6 +4,7 @@ import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import {
   AbortError,
   ApiError,
+  ClientClosedError,
   formatIssue,
   issuesOf,
   NotFoundError,
@@ -26,6 +27,8 @@ import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 /** Everything the core needs from the client, resolved once at construction. @internal */
 export interface RequestCoreConfig {
   transport: Transport
+  /** Closed by the client's `close()`: no attempt is sent after it, whatever the transport. */
+  connection: { readonly closed: boolean }
   basePath: string
   /** `ApiKey <key>`: held here only, never logged, never copied into an error. */
   authorization: string
@@ -175,6 +178,7 @@ export class RequestCore {
     for (let attempts = 1; ; attempts++) {
       const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
       if (remaining <= 0) throw deadlineError(options.deadlineMs)
+      if (config.connection.closed) throw new ClientClosedError()
       call.attempts = attempts
       const attemptTimeout = Math.min(timeoutMs, remaining)
       // Only the debug log line reads the clock.

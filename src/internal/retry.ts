@@ -87,13 +87,22 @@ export function backoffMs(retriesDone: number, random: () => number = Math.rando
   return Math.round(base * (1 - random() * 0.25))
 }
 
-// A closed or destroyed client (a call after `close()`) and a request undici refuses to send fail the
-// same way every time: retrying them only delays the error.
+// A closed or destroyed dispatcher (a user's, closed under the client) and a request undici refuses to
+// send fail the same way every time: retrying them only delays the error.
 const PERMANENT_CONNECTION_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_INVALID_ARG'])
 
+/**
+ * Failures that no retry can mend: the codes above, and code the runtime refuses to run (undici's
+ * WebAssembly parser where the embedder forbids compiling it, as workerd does).
+ */
 function isPermanentConnectionError(error: ConnectionError): boolean {
-  const code = (error.cause as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' && PERMANENT_CONNECTION_CODES.has(code)
+  for (let cause = error.cause, depth = 0; isObject(cause) && depth < MAX_CAUSE_DEPTH; depth++) {
+    const { code, name } = cause as { code?: unknown; name?: unknown }
+    if (typeof code === 'string' && PERMANENT_CONNECTION_CODES.has(code)) return true
+    if (name === 'CompileError') return true
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return false
 }
 
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
@@ -105,8 +114,19 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
  */
 export function isStaleSocket(error: ConnectionError): boolean {
   if (error instanceof TimeoutError || error.responseStarted) return false
-  const code = (error.cause as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' && STALE_SOCKET_CODES.has(code)
+  // undici puts the code on the error itself; Node's fetch wraps it: `TypeError: fetch failed` → cause.
+  for (let cause = error.cause, depth = 0; isObject(cause) && depth < MAX_CAUSE_DEPTH; depth++) {
+    const { code } = cause as { code?: unknown }
+    if (typeof code === 'string' && STALE_SOCKET_CODES.has(code)) return true
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return false
+}
+
+const MAX_CAUSE_DEPTH = 4
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
 }
 
 // setTimeout fires at once for anything longer (with a warning), which would turn a huge bound into none.

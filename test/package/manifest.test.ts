@@ -25,14 +25,24 @@ describe('package.json', () => {
   it.each([
     ['.', 'index'],
     ['./testing', 'testing'],
-  ])('%s: import and require, each with its own types listed first', (entry, file) => {
-    const conditions = manifest.exports[entry] as Record<string, Record<string, string>>
-    expect(Object.keys(conditions)).toEqual(['import', 'require'])
-    expect(conditions.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` })
-    expect(conditions.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` })
-    expect(Object.keys(conditions.import ?? {})[0]).toBe('types')
-    expect(Object.keys(conditions.require ?? {})[0]).toBe('types')
-  })
+  ])(
+    '%s: the portable build for fetch runtimes, then import and require, each with its own types listed first',
+    (entry, file) => {
+      const conditions = manifest.exports[entry] as Record<string, Record<string, string>>
+      const portable = ['workerd', 'worker', 'edge-light', 'bun', 'deno', 'browser']
+      expect(Object.keys(conditions)).toEqual([...portable, 'import', 'require'])
+      for (const condition of portable) {
+        expect(conditions[condition]).toEqual({
+          types: `./dist/${file}.d.ts`,
+          default: `./dist/portable/${file}.js`,
+        })
+      }
+      expect(conditions.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` })
+      expect(conditions.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` })
+      expect(Object.keys(conditions.import ?? {})[0]).toBe('types')
+      expect(Object.keys(conditions.require ?? {})[0]).toBe('types')
+    },
+  )
 
   it('has fallbacks for tools that ignore exports, and declares no side effects', () => {
     expect(manifest.type).toBe('module')

@@ -25,3 +25,23 @@ export interface WireResponse {
 export interface Transport {
   send(request: WireRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WireResponse>
 }
+
+/** What every transport of one client is built with. */
+export interface TransportSettings {
+  /** `https://host:port`: each request's path is sent to it. */
+  origin: string
+  maxResponseBytes: number
+  /** Only to scrub it from what comes back (errors, echoed responses): the header is built elsewhere. */
+  apiKey: string
+}
+
+/**
+ * How a client reaches the network, shared by the clients `withOptions` derives from it: undici's
+ * connection pool, or a `fetch` function. Each client builds its own transport on it, with its own
+ * origin and key.
+ */
+export interface Connector {
+  transport(settings: TransportSettings): Transport
+  /** Releases what the SDK created (the keep-alive Agent); never a dispatcher or fetch the user passed. */
+  close(): Promise<void>
+}

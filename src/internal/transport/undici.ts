@@ -1,4 +1,4 @@
-import { type Dispatcher, util } from 'undici'
+import { Agent, type Dispatcher, util } from 'undici'
 import {
   AbortError,
   ConnectionError,
@@ -8,7 +8,40 @@ import {
   TimeoutError,
 } from '../../core/errors.js'
 import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
-import type { Transport, WireRequest, WireResponse } from './types.js'
+import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
+
+/**
+ * undici's connection pool as a connector: the keep-alive Agent the client made (closed with it), or
+ * the user's dispatcher (ProxyAgent, MockAgent, the test kit's; never closed by the SDK).
+ * @internal
+ */
+export class UndiciConnector implements Connector {
+  readonly #dispatcher: Dispatcher
+  readonly #owned: boolean
+
+  constructor(dispatcher: Dispatcher, owned: boolean) {
+    this.#dispatcher = dispatcher
+    this.#owned = owned
+  }
+
+  transport(settings: TransportSettings): Transport {
+    return new UndiciTransport(this.#dispatcher, settings)
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned) await this.#dispatcher.close()
+  }
+}
+
+/** The keep-alive Agent a client makes for itself when given neither `dispatcher` nor `fetch`. */
+export function createAgent(timeoutMs: number): Agent {
+  return new Agent({
+    connect: { timeout: timeoutMs },
+    // The request core bounds each attempt itself; undici's own timers sit just past it.
+    headersTimeout: timeoutMs + 1_000,
+    bodyTimeout: timeoutMs + 1_000,
+  })
+}
 
 /**
  * Sends one attempt through an undici Dispatcher and reads the whole response. It knows nothing of
@@ -21,10 +54,9 @@ export class UndiciTransport implements Transport {
   readonly #origin: string
   readonly #settings: ExchangeSettings
 
-  constructor(dispatcher: Dispatcher, origin: string, maxResponseBytes: number, apiKey: string) {
+  constructor(dispatcher: Dispatcher, { origin, maxResponseBytes, apiKey }: TransportSettings) {
     this.#dispatcher = dispatcher
     this.#origin = origin
-    // The API key, only to keep it out of what comes back: errors from undici and echoing servers.
     this.#settings = { maxResponseBytes, apiKey, scrubber: new ResponseSecretScrubber(apiKey) }
   }
 
@@ -122,7 +154,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     // 1xx: informational, the response is still to come.
     if (status < 200) return true
     this.#status = status
-    this.#headers = util.parseHeaders(rawHeaders) as ResponseHeaders
+    this.#headers = joinRepeated(util.parseHeaders(rawHeaders))
     const declared = Number(this.#headers['content-length'])
     if (declared > this.#settings.maxResponseBytes) {
       this.#abandon(new ResponseTooLargeError(this.#settings.maxResponseBytes))
@@ -209,4 +241,16 @@ function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const code = (error as { code?: unknown }).code
   return typeof code === 'string' ? `${error.message} (${code})` : error.message
+}
+
+/**
+ * undici gives a repeated header as an array; fetch joins it with `, `. Both transports hand back the
+ * joined form, so `withResponse().response.headers` has one shape whatever carried the call.
+ */
+function joinRepeated(headers: Record<string, string | string[] | undefined>): ResponseHeaders {
+  for (const name in headers) {
+    const value = headers[name]
+    if (Array.isArray(value)) headers[name] = value.join(', ')
+  }
+  return headers as ResponseHeaders
 }

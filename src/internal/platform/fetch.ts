@@ -1,0 +1,34 @@
+import { NotifyKitError } from '../../core/errors.js'
+import type { FetchFunction } from '../../core/options.js'
+import { FetchConnector } from '../transport/fetch.js'
+import { isBrowser, readEnv, runtimeName } from './runtime.js'
+import type { Platform } from './types.js'
+
+/**
+ * Runtimes without Node sockets (workerd, edge, Bun, Deno): the runtime's own `fetch`. This module and
+ * everything it imports stay free of `undici` and of `node:` modules.
+ */
+export const platform: Platform = {
+  runtime: runtimeName(),
+  env: readEnv,
+  checkRuntime(dangerouslyAllowBrowser) {
+    if (isBrowser() && !dangerouslyAllowBrowser) {
+      throw new NotifyKitError(
+        'NotificationClient refuses to run in a browser: its API key is a secret that every visitor of the page could read. Call the service from your server; set dangerouslyAllowBrowser: true only for a page that is itself private',
+      )
+    }
+  },
+  defaultConnector() {
+    const runtimeFetch = (globalThis as { fetch?: FetchFunction }).fetch
+    if (typeof runtimeFetch !== 'function') {
+      throw new NotifyKitError('This runtime has no global fetch: pass one with the fetch option')
+    }
+    // Called as a plain function: workerd throws "Illegal invocation" for a fetch detached from globalThis.
+    return new FetchConnector((url, init) => runtimeFetch.call(globalThis, url, init))
+  },
+  dispatcherConnector() {
+    throw new NotifyKitError(
+      'The dispatcher option needs undici, which this build (for runtimes without Node sockets) does not load: pass fetch instead',
+    )
+  },
+}

@@ -1,0 +1,216 @@
+import {
+  ConnectionError,
+  type NotifyKitError,
+  type ResponseHeaders,
+  ResponseTooLargeError,
+  TimeoutError,
+} from '../../core/errors.js'
+import type { FetchFunction, FetchResponse } from '../../core/options.js'
+import { callerAbortError } from '../abort.js'
+import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
+import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
+
+/**
+ * A `fetch` function as a connector: the runtime's own where there are no Node sockets (workerd,
+ * edge, Bun, Deno), or the user's on any runtime. There is no pool of the SDK's to close.
+ * @internal
+ */
+export class FetchConnector implements Connector {
+  readonly #fetch: FetchFunction
+
+  constructor(fetch: FetchFunction) {
+    this.#fetch = fetch
+  }
+
+  transport(settings: TransportSettings): Transport {
+    return new FetchTransport(this.#fetch, settings)
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * One attempt over any WHATWG `fetch`, with the undici transport's contract: the whole body as text
+ * under `maxResponseBytes`, redirects returned (never followed), every failure a `ConnectionError`,
+ * `TimeoutError` or `AbortError` with the cause kept and the key scrubbed.
+ *
+ * `responseStarted` means what it means for undici: the status and headers had arrived (`fetch`
+ * resolved) before the failure. A rejection of `fetch` itself is "before the response started", and
+ * counts as a stale keep-alive socket (one free retry) only where the runtime says so with a reset
+ * code in the error's causes, as Node's and Deno's fetch do; a bare "Network connection lost." from
+ * workerd is an ordinary connection error, retried within `maxRetries`.
+ * @internal
+ */
+export class FetchTransport implements Transport {
+  readonly #fetch: FetchFunction
+  readonly #origin: string
+  readonly #maxResponseBytes: number
+  readonly #apiKey: string
+  readonly #scrubber: ResponseSecretScrubber
+
+  constructor(fetch: FetchFunction, { origin, maxResponseBytes, apiKey }: TransportSettings) {
+    this.#fetch = fetch
+    this.#origin = origin
+    this.#maxResponseBytes = maxResponseBytes
+    this.#apiKey = apiKey
+    this.#scrubber = new ResponseSecretScrubber(apiKey)
+  }
+
+  async send(
+    request: WireRequest,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<WireResponse> {
+    if (signal?.aborted) throw callerAbortError(signal)
+    const attempt = new Attempt(timeoutMs, signal)
+    try {
+      let response: FetchResponse
+      try {
+        // The race ends the attempt on time even with a fetch that ignores its signal (a test double).
+        response = await Promise.race([
+          this.#fetch(this.#origin + request.path, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            signal: attempt.signal,
+            // A 3xx comes back as it is and its target is never requested ('error' is refused by workerd).
+            redirect: 'manual',
+          }),
+          attempt.failed,
+        ])
+      } catch (error) {
+        throw attempt.failure ?? this.#connectionError(error, false)
+      }
+      const headers = readHeaders(response.headers)
+      const body = await this.#readBody(response, headers, attempt)
+      return {
+        status: response.status,
+        headers: this.#scrubber.headers(headers),
+        body: this.#scrubber.text(body),
+      }
+    } finally {
+      attempt.end()
+    }
+  }
+
+  async #readBody(response: FetchResponse, headers: ResponseHeaders, attempt: Attempt): Promise<string> {
+    const limit = this.#maxResponseBytes
+    const stream = response.body
+    if (!stream) return ''
+    const reader = stream.getReader()
+    // On a timeout or abort, cancelling ends a pending read at once, whatever the runtime does with
+    // the aborted signal.
+    attempt.onFailure = () => void reader.cancel().catch(ignore)
+    if (Number(headers['content-length']) > limit) attempt.fail(new ResponseTooLargeError(limit))
+    // UTF-8, a leading byte order mark dropped: what undici's `body.text()` does.
+    const decoder = new TextDecoder()
+    let text = ''
+    let size = 0
+    for (;;) {
+      let chunk: { done: boolean; value?: Uint8Array | undefined }
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        throw attempt.failure ?? this.#connectionError(error, true)
+      }
+      if (attempt.failure) throw attempt.failure
+      if (chunk.done || !chunk.value) break
+      size += chunk.value.byteLength
+      if (size > limit) {
+        attempt.fail(new ResponseTooLargeError(limit))
+        throw attempt.failure
+      }
+      text += decoder.decode(chunk.value, { stream: true })
+    }
+    return text + decoder.decode()
+  }
+
+  #connectionError(error: unknown, responseStarted: boolean): ConnectionError {
+    // The error becomes our `cause` and its message part of ours: it must not carry the key.
+    redactErrorSecret(error, this.#apiKey)
+    const failure = new ConnectionError(`Connection failed: ${describeCauses(error)}`, { cause: error })
+    failure.responseStarted = responseStarted
+    return failure
+  }
+}
+
+/**
+ * The attempt's own AbortController, driven by its timer and the caller's signal, combined by hand:
+ * `AbortSignal.any` is missing in edge-runtime. The timer is not unref'd: a fetch that never answers
+ * must end in a `TimeoutError`, not in a process that quietly exits.
+ */
+class Attempt {
+  readonly #controller = new AbortController()
+  readonly #timer: ReturnType<typeof setTimeout>
+  readonly #signal: AbortSignal | undefined
+  readonly #onCallerAbort: (() => void) | undefined
+  #rejectFailed: ((error: NotifyKitError) => void) | undefined
+  /** Rejects with the SDK's reason to give the attempt up. */
+  readonly failed: Promise<never>
+  failure: NotifyKitError | undefined
+  onFailure: (() => void) | undefined
+
+  constructor(timeoutMs: number, signal: AbortSignal | undefined) {
+    this.failed = new Promise<never>((_, reject) => {
+      this.#rejectFailed = reject
+    })
+    this.failed.catch(ignore)
+    this.#timer = setTimeout(
+      () => this.fail(new TimeoutError(`Attempt timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    )
+    this.#signal = signal
+    if (signal) {
+      this.#onCallerAbort = () => this.fail(callerAbortError(signal))
+      signal.addEventListener('abort', this.#onCallerAbort, { once: true })
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal
+  }
+
+  fail(failure: NotifyKitError): void {
+    if (this.failure) return
+    this.failure = failure
+    this.#rejectFailed?.(failure)
+    this.#controller.abort(failure)
+    this.onFailure?.()
+  }
+
+  end(): void {
+    clearTimeout(this.#timer)
+    if (this.#onCallerAbort) this.#signal?.removeEventListener('abort', this.#onCallerAbort)
+  }
+}
+
+/**
+ * Lower-case names, a repeated header joined by `, `: the shape fetch's `Headers` iterates in, except
+ * `set-cookie`, which it yields once per cookie and which is joined here the same way.
+ */
+function readHeaders(headers: FetchResponse['headers']): ResponseHeaders {
+  const result: ResponseHeaders = {}
+  headers.forEach((value, name) => {
+    const previous = result[name]
+    result[name] = previous === undefined ? value : `${previous}, ${value}`
+  })
+  return result
+}
+
+/** `fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`: Node's fetch hides the reason in `cause`. */
+function describeCauses(error: unknown): string {
+  const parts: string[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current))
+      break
+    }
+    const code = (current as { code?: unknown }).code
+    parts.push(typeof code === 'string' ? `${current.message} (${code})` : current.message)
+    current = current.cause
+  }
+  return parts.join(': ')
+}
+
+function ignore(): void {}

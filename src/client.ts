@@ -14,7 +14,7 @@ import { LevelLogger, LOG_LEVELS } from './internal/logger.js'
 import { platform } from './internal/platform/node.js'
 import { RequestCore } from './internal/request.js'
 import { MAX_TIMER_MS } from './internal/retry.js'
-import { FetchConnector } from './internal/transport/fetch.js'
+import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
 import { Events } from './resources/events/index.js'
 import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
@@ -190,9 +190,12 @@ function connect(options: ClientOptions, settings: Settings): Connector {
   if (options.dispatcher !== undefined && options.fetch !== undefined) {
     throw new NotifyKitError('Pass either dispatcher (undici) or fetch, not both')
   }
-  if (options.fetch !== undefined) {
-    if (typeof options.fetch !== 'function') throw new NotifyKitError('The fetch option must be a function')
-    return new FetchConnector(options.fetch)
+  const userFetch = options.fetch
+  if (userFetch !== undefined) {
+    if (typeof userFetch !== 'function') throw new NotifyKitError('The fetch option must be a function')
+    // The global fetch is looked up at each call, as code calling `fetch(…)` does: msw's setupServer
+    // and other interceptors replace it after the client may have been built.
+    return new FetchConnector(userFetch === globalFetch() ? callGlobalFetch : userFetch)
   }
   if (options.dispatcher !== undefined) return platform.dispatcherConnector(options.dispatcher)
   return platform.defaultConnector(settings.timeoutMs)

@@ -1,6 +1,5 @@
 import { NotifyKitError } from '../../core/errors.js'
-import type { FetchFunction } from '../../core/options.js'
-import { FetchConnector } from '../transport/fetch.js'
+import { callGlobalFetch, FetchConnector, globalFetch } from '../transport/fetch.js'
 import { isBrowser, readEnv, runtimeName } from './runtime.js'
 import type { Platform } from './types.js'
 
@@ -19,12 +18,10 @@ export const platform: Platform = {
     }
   },
   defaultConnector() {
-    const runtimeFetch = (globalThis as { fetch?: FetchFunction }).fetch
-    if (typeof runtimeFetch !== 'function') {
+    if (typeof globalFetch() !== 'function') {
       throw new NotifyKitError('This runtime has no global fetch: pass one with the fetch option')
     }
-    // Called as a plain function: workerd throws "Illegal invocation" for a fetch detached from globalThis.
-    return new FetchConnector((url, init) => runtimeFetch.call(globalThis, url, init))
+    return new FetchConnector(callGlobalFetch)
   },
   dispatcherConnector() {
     throw new NotifyKitError(

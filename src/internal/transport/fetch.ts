@@ -10,6 +10,18 @@ import { callerAbortError } from '../abort.js'
 import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
+/** The runtime's fetch as it is now: interceptors (msw) and instrumentation replace it at any time. */
+export function globalFetch(): FetchFunction | undefined {
+  return (globalThis as { fetch?: FetchFunction }).fetch
+}
+
+/**
+ * The global fetch, looked up at each call and called on `globalThis` (workerd throws "Illegal
+ * invocation" for a fetch detached from it).
+ */
+export const callGlobalFetch: FetchFunction = (url, init) =>
+  (globalFetch() as FetchFunction).call(globalThis, url, init)
+
 /**
  * A `fetch` function as a connector: the runtime's own where there are no Node sockets (workerd,
  * edge, Bun, Deno), or the user's on any runtime. There is no pool of the SDK's to close.

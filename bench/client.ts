@@ -2,11 +2,20 @@
 // by segment as the orchestrator asks (rounds.ts), or once for memory and profiles. harness.ts
 // compiles it to plain JavaScript and runs it under plain `node`, importing the built package, so
 // no loader or transpiler is in the measured path.
+
+import { randomUUID } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { createInterface } from 'node:readline'
-import { Agent, type Dispatcher, request } from 'undici'
-import { API_KEY, NOTIFICATION, NOTIFICATION_ID, TRIGGER_EVENT, TRIGGER_RESULT } from './fixtures.js'
+import { Agent, type Dispatcher, Pool, request } from 'undici'
+import {
+  API_KEY,
+  NOTIFICATION,
+  NOTIFICATION_ID,
+  SDK_USER_AGENT,
+  TRIGGER_EVENT,
+  TRIGGER_RESULT,
+} from './fixtures.js'
 import {
   type ClientSpec,
   clientName,
@@ -48,6 +57,8 @@ const gc = (globalThis as { gc?: () => void }).gc
  * `agent.request({ origin, path })` (undici's lowest-level request call).
  */
 function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
+  if (spec.raw !== 'undici.request' && spec.raw !== 'agent.request')
+    throw new Error(`not undici: ${spec.raw}`)
   const agent = new Agent()
   const origin = `http://127.0.0.1:${port}`
   // Positional, so that each call builds its options object as a user's code would, in one literal.
@@ -81,8 +92,58 @@ function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
   }
 }
 
+/**
+ * The SDK's wire work done by hand, for the transport in question: every header the SDK sends, a
+ * fresh idempotency key per POST, and the JSON parsed. Its ratio is the honest price of the SDK.
+ */
+function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
+  const origin = `http://127.0.0.1:${port}`
+  const pool = spec.raw === 'pool.request' ? new Pool(origin) : undefined
+  const send = async (
+    path: string,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body?: string,
+  ) => {
+    if (pool) {
+      const response = await pool.request({ path, method, headers, body })
+      return { status: response.statusCode, json: (await response.body.json()) as { data: unknown } }
+    }
+    const response = await fetch(origin + path, { method, headers, body, redirect: 'manual' })
+    return { status: response.status, json: JSON.parse(await response.text()) as { data: unknown } }
+  }
+  const common = {
+    accept: 'application/json',
+    'user-agent': SDK_USER_AGENT,
+    authorization: `ApiKey ${API_KEY}`,
+  }
+  const getPath = `/v1/notifications/${encodeURIComponent(NOTIFICATION_ID)}`
+  return {
+    name: clientName(spec),
+    async trigger() {
+      const headers = { ...common, 'content-type': 'application/json', 'idempotency-key': randomUUID() }
+      const { status, json } = await send(
+        '/v1/events/trigger',
+        'POST',
+        headers,
+        JSON.stringify(TRIGGER_EVENT),
+      )
+      if (status !== 201) throw new Error(`status ${status}`)
+      return json.data
+    },
+    async get() {
+      const { status, json } = await send(getPath, 'GET', { ...common })
+      if (status !== 200) throw new Error(`status ${status}`)
+      return json.data
+    },
+    close: async () => pool?.close(),
+  }
+}
+
 function clientOf(spec: ClientSpec, port: number): Promise<BenchClient> {
-  return 'raw' in spec ? Promise.resolve(rawUndiciClient(spec, port)) : notifyKitClient(spec, port)
+  if (!('raw' in spec)) return notifyKitClient(spec, port)
+  const sameWire = spec.raw === 'pool.request' || spec.raw === 'fetch'
+  return Promise.resolve(sameWire ? sameWireClient(spec, port) : rawUndiciClient(spec, port))
 }
 
 async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<BenchClient> {
@@ -91,6 +152,7 @@ async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<Bench
     apiKey: API_KEY,
     baseUrl: `http://127.0.0.1:${port}`,
     responseValidation: spec.responseValidation,
+    ...(spec.transport === 'fetch' ? { fetch: globalThis.fetch } : {}),
   })
   return {
     name: clientName(spec),

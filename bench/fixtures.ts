@@ -2,6 +2,8 @@
 // api.md 2.5 and 2.6 and server-notes.md; the notification is sized like a real one (~20 KB).
 
 export const API_KEY = 'nk_bench_0123456789abcdef'
+/** As long as the SDK's own (`notifykit/<version> node/<version>`), for the baselines that send it too. */
+export const SDK_USER_AGENT = `notifykit/0.1.0 node/${process.version}`
 export const NOTIFICATION_ID = '66f1c0ffee0123456789abcd'
 
 /** What every client triggers: a realistic small event. */

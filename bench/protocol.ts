@@ -12,9 +12,24 @@ export const RAW_UNDICI = 'raw undici'
  */
 export const RAW_AGENT_REQUEST = 'raw undici, agent.request'
 
-/** Raw undici, through one of its two request calls. */
+/**
+ * The baselines that do the SDK's wire work, call for call: the same `authorization`, `user-agent` and
+ * `content-type` headers, and a fresh `randomUUID()` idempotency key on every POST. One per transport:
+ * undici's `Pool.request`, and the global `fetch` with `JSON.parse` of the body.
+ */
+export const RAW_POOL_SAME_WIRE = 'raw undici Pool.request, same wire work'
+export const RAW_FETCH_SAME_WIRE = 'raw fetch, same wire work'
+
+/** Raw undici through one of its request calls, or raw fetch. */
 export interface RawClientSpec {
-  raw: 'undici.request' | 'agent.request'
+  raw: 'undici.request' | 'agent.request' | 'pool.request' | 'fetch'
+}
+
+const RAW_NAMES: Record<RawClientSpec['raw'], string> = {
+  'undici.request': RAW_UNDICI,
+  'agent.request': RAW_AGENT_REQUEST,
+  'pool.request': RAW_POOL_SAME_WIRE,
+  fetch: RAW_FETCH_SAME_WIRE,
 }
 
 /** A notifykit client to measure: a build of the package and a validation mode. */
@@ -24,13 +39,15 @@ export interface SdkClientSpec {
   /** file: URL of the built package's ESM entry. */
   packageUrl: string
   responseValidation: 'lenient' | 'off'
+  /** `fetch`: the client is given the global fetch (FetchTransport); undici's transport otherwise. */
+  transport?: 'fetch'
 }
 
 export type ClientSpec = RawClientSpec | SdkClientSpec
 
 export function clientName(spec: ClientSpec): string {
-  if ('raw' in spec) return spec.raw === 'undici.request' ? RAW_UNDICI : RAW_AGENT_REQUEST
-  return `${spec.label} ${spec.responseValidation}`
+  if ('raw' in spec) return RAW_NAMES[spec.raw]
+  return `${spec.label} ${spec.responseValidation}${spec.transport === 'fetch' ? ' over fetch' : ''}`
 }
 
 export type Operation = 'trigger' | 'get'

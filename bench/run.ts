@@ -25,6 +25,8 @@ import {
   type Operation,
   type PooledLatency,
   RAW_AGENT_REQUEST,
+  RAW_FETCH_SAME_WIRE,
+  RAW_POOL_SAME_WIRE,
   RAW_UNDICI,
   type RoundsConfig,
   type RoundsResult,
@@ -154,6 +156,9 @@ const LENIENT: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseVal
 const OFF: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseValidation: 'off' }
 const MODE: Record<string, string> = { [clientName(LENIENT)]: 'lenient', [clientName(OFF)]: 'validation off' }
 
+const OVER_FETCH: SdkClientSpec = { ...LENIENT, transport: 'fetch' }
+MODE[clientName(OVER_FETCH)] = 'lenient, over fetch'
+
 const SDK_CLIENTS = [clientName(LENIENT), clientName(OFF)]
 
 /** The table's order: concurrency 32 before 1, trigger before get, lenient before off. */
@@ -203,6 +208,34 @@ function rows(
           `CPU µs/call, ${LABEL[operation]}, lenient, concurrency ${concurrency}, against undici's agent.request (its lowest-level request call)`,
           undefined,
           RAW_AGENT_REQUEST,
+        ),
+      )
+    }
+  }
+  // The price of the SDK against the same wire work done by hand (every header, a fresh key per POST),
+  // for each transport: undici's Pool.request, and fetch with JSON.parse. The fetch row has its target.
+  for (const concurrency of [32, 1]) {
+    for (const operation of ['trigger', 'get'] as const) {
+      result.push(
+        compareRow(
+          segments,
+          clientName(LENIENT),
+          operation,
+          concurrency,
+          'cpuUsPerCall',
+          `CPU µs/call, ${LABEL[operation]}, lenient, concurrency ${concurrency}, against undici Pool.request doing the same wire work`,
+          undefined,
+          RAW_POOL_SAME_WIRE,
+        ),
+        compareRow(
+          segments,
+          clientName(OVER_FETCH),
+          operation,
+          concurrency,
+          'cpuUsPerCall',
+          `CPU µs/call, ${LABEL[operation]}, lenient over fetch (FetchTransport), concurrency ${concurrency}, against fetch doing the same wire work`,
+          { kind: 'max', ratio: 1.15 },
+          RAW_FETCH_SAME_WIRE,
         ),
       )
     }
@@ -321,8 +354,11 @@ try {
     clients: [
       { raw: 'undici.request' },
       { raw: 'agent.request' },
+      { raw: 'pool.request' },
+      { raw: 'fetch' },
       { ...LENIENT, packageUrl },
       { ...OFF, packageUrl },
+      { ...OVER_FETCH, packageUrl },
     ],
     rounds: settings.rounds,
     segmentMs: settings.segmentMs,

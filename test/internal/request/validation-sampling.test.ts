@@ -1,7 +1,7 @@
 import { http } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
-import { type Logger, ResponseValidationError } from '../src/index.js'
-import { answeringClient, json, mswClient, rejectionOf } from './helpers/wire.js'
+import { type Logger, ResponseValidationError } from '../../../src/index.js'
+import { answeringClient, json, mswClient, rejectionOf } from '../../helpers/wire.js'
 
 // Lenient mode checks the full schema of a sample of responses (the first ones of each operation,
 // then one in every 64), and the kind of value of every response. These tests hold it to what that

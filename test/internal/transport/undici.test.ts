@@ -8,9 +8,9 @@ import {
   type NotificationClientOptions,
   ResponseTooLargeError,
   TimeoutError,
-} from '../src/index.js'
-import { closedPort, startServer, type TestServer } from './helpers/servers.js'
-import { API_KEY, rejectionOf } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { closedPort, startServer, type TestServer } from '../../helpers/servers.js'
+import { API_KEY, rejectionOf } from '../../helpers/wire.js'
 
 const cleanups: (() => Promise<void>)[] = []
 

@@ -16,8 +16,8 @@ import {
   RequestValidationError,
   TimeoutError,
   UnprocessableEntityError,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/index.js'
+} from '../../../src/index.js'
+import { createMswDispatcher } from '../../../src/testing/index.js'
 
 // Retry policy seen from the outside: msw answers status sequences through the SDK's real pipeline,
 // and fake timers stand in for the backoff so that no test waits for real.

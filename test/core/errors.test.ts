@@ -12,9 +12,9 @@ import {
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-} from '../src/index.js'
-import { startServer } from './helpers/servers.js'
-import { answeringClient, json, mswClient, onlyRequest, rejectionOf, UUID } from './helpers/wire.js'
+} from '../../src/index.js'
+import { startServer } from '../helpers/servers.js'
+import { answeringClient, json, mswClient, onlyRequest, rejectionOf, UUID } from '../helpers/wire.js'
 
 // Retries are another suite's subject: every status here is seen exactly once.
 const NO_RETRIES = { maxRetries: 0 }

@@ -5,8 +5,8 @@ import {
   type NotificationClient,
   RequestValidationError,
   ResponseValidationError,
-} from '../src/index.js'
-import { answeringClient, json, onlyRequest, rejectionOf, type WireClient } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { answeringClient, json, onlyRequest, rejectionOf, type WireClient } from '../../helpers/wire.js'
 
 /** A call that must fail before the network: the RequestValidationError and the requests seen. */
 async function refusedBeforeSending(

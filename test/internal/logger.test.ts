@@ -7,10 +7,10 @@ import {
   NotificationClient,
   type NotificationClientOptions,
   NotifyKitError,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/index.js'
-import { closedPort, startServer } from './helpers/servers.js'
-import { rejectionOf } from './helpers/wire.js'
+} from '../../src/index.js'
+import { createMswDispatcher } from '../../src/testing/index.js'
+import { closedPort, startServer } from '../helpers/servers.js'
+import { rejectionOf } from '../helpers/wire.js'
 
 const API_KEY = 'nk_live_9d2f61c0e8b34a7f'
 const BASE_URL = 'https://api.test'

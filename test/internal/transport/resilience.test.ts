@@ -7,7 +7,7 @@ import {
   NotificationClient,
   type NotificationClientOptions,
   TimeoutError,
-} from '../src/index.js'
+} from '../../../src/index.js'
 
 // Transport faults on real sockets (node:http servers on 127.0.0.1): dropped connections, stale
 // keep-alive sockets, hanging servers. Real timers with small timeouts unless a test says otherwise.

@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, NotificationClient } from '../../src/index.js'
-import { CANARY_KEY, type LocalServer, settle, silentLogger, startLocalServer } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { CANARY_KEY } from '../helpers/secrets.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { settle } from '../helpers/wire.js'
 
 describe('redirects are never followed', () => {
-  let elsewhere: LocalServer
-  let origin: LocalServer
+  let elsewhere: TestServer
+  let origin: TestServer
   let client: NotificationClient
 
   beforeAll(async () => {
     // Stands for another host: any request reaching it would carry the key there.
-    elsewhere = await startLocalServer((_request, response) => {
+    elsewhere = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end('{"data":true}')
     })
-    origin = await startLocalServer((request, response) => {
+    origin = await startServer((request, response) => {
       // The status to answer sits in the path: `/v1/events/trigger/302` or `/307/v1/events/trigger`.
       const status = Number(request.url?.split('/').find((segment) => /^3\d\d$/.test(segment)) ?? 500)
       response.writeHead(status, { location: `${elsewhere.baseUrl}/v1/events/trigger/stolen` })

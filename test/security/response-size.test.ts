@@ -4,7 +4,9 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { Agent } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { NotificationClient, ResponseTooLargeError, TimeoutError } from '../../src/index.js'
-import { type LocalServer, settle, silentLogger, startLocalServer } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { settle } from '../helpers/wire.js'
 
 const LIMIT = 64 * 1024
 const NOTIFICATION = {
@@ -34,11 +36,11 @@ function streamForever(response: ServerResponse): void {
 }
 
 describe('maxResponseBytes', () => {
-  let server: LocalServer
+  let server: TestServer
   let client: NotificationClient
 
   beforeAll(async () => {
-    server = await startLocalServer((request, response) => {
+    server = await startServer((request, response) => {
       const [, kind, size] = (request.url ?? '').match(/\/v1\/notifications\/([a-z-]+)-(\d+)$/) ?? []
       const bytes = Number(size)
       switch (kind) {
@@ -182,10 +184,10 @@ describe('a body with no length that ends only when the connection closes', () =
 })
 
 describe('a slow-drip body', () => {
-  let server: LocalServer
+  let server: TestServer
 
   beforeAll(async () => {
-    server = await startLocalServer((_request, response) => {
+    server = await startServer((_request, response) => {
       // Headers at once, then one byte every 20 ms: undici's idle timers never fire.
       response.writeHead(200, { 'content-type': 'application/json' })
       const timer = setInterval(() => response.write(' '), 20)

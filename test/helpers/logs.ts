@@ -1,4 +1,5 @@
 import { formatWithOptions } from 'node:util'
+import { vi } from 'vitest'
 import type { Logger, LogLevel } from '../../src/index.js'
 
 export type SinkLevel = Exclude<LogLevel, 'off'>
@@ -67,4 +68,9 @@ export const silentLogger: Logger = {
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,
+}
+
+/** A logger whose calls can be counted and read with vitest's mock API. */
+export function spyLogger() {
+  return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger
 }

@@ -92,6 +92,7 @@ describe('maxResponseBytes', () => {
       const outcome = await settle(client.notifications.get(id))
       const error = outcome.ok ? undefined : (outcome.error as ResponseTooLargeError)
       expect(error).toBeInstanceOf(ResponseTooLargeError)
+      expect(error?.code).toBe('NOTIFYKIT_RESPONSE_TOO_LARGE')
       expect(error?.limitBytes).toBe(LIMIT)
       expect(error?.attempts).toBe(1)
       const socket = server.received.at(-1)?.socket

@@ -1,6 +1,6 @@
 import { HttpResponse, http, type RequestHandler } from 'msw'
 import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
-import { createMswDispatcher, type FetchHandlerDispatcher } from '../../src/testing/index.js'
+import { createMswDispatcher, type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
 
 export const API_KEY = 'nk_test_4f9c2b7e1a'
 export const BASE_URL = 'https://api.test'
@@ -89,6 +89,30 @@ export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknow
     return error
   }
   throw new Error('Expected the call to fail, but it succeeded')
+}
+
+/** Settles a promise into a value to assert on, so a rejection is never left unhandled. */
+export async function settle<T>(
+  promise: PromiseLike<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await promise }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
+/** A dispatcher answering from `handle` that counts what reached it: "nothing sent" means 0. */
+export function countingDispatcher(handle: FetchHandler): {
+  dispatcher: FetchHandlerDispatcher
+  sent: Request[]
+} {
+  const sent: Request[] = []
+  const dispatcher = new FetchHandlerDispatcher((request) => {
+    sent.push(request)
+    return handle(request)
+  })
+  return { dispatcher, sent }
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { NotificationClient, NotifyKitError } from '../../src/index.js'
-import { CANARY_KEY, countingDispatcher, startLocalServer } from './support.js'
+import { CANARY_KEY } from '../helpers/secrets.js'
+import { startServer } from '../helpers/servers.js'
+import { countingDispatcher } from '../helpers/wire.js'
 
 function construct(baseUrl: string, allowInsecureHttp?: boolean) {
   const { dispatcher } = countingDispatcher(() => Response.json({ data: true }))
@@ -89,14 +91,14 @@ describe('baseUrl', () => {
   })
 
   it('http: to 127.0.0.1 really works: the loopback exception is usable for local servers', async () => {
-    const server = await startLocalServer((_request, response) => {
+    const server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end('{"data":true}')
     })
     const client = new NotificationClient({ apiKey: 'key', baseUrl: `${server.baseUrl}/prefix` })
     try {
       await expect(client.events.cancel('t1')).resolves.toBe(true)
-      expect(server.received.map((request) => request.rawPath)).toEqual(['/prefix/v1/events/trigger/t1'])
+      expect(server.received.map((request) => request.path)).toEqual(['/prefix/v1/events/trigger/t1'])
     } finally {
       await client.close()
       await server.close()

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { NotificationClient, NotifyKitError, RequestValidationError } from '../../src/index.js'
-import { CANARY_KEY, countingDispatcher, settle } from './support.js'
+import { CANARY_KEY } from '../helpers/secrets.js'
+import { countingDispatcher, settle } from '../helpers/wire.js'
 
 const TRIGGER = { name: 'welcome', to: 'user-1' }
 const TRIGGERED = { acknowledged: true, status: 'processed', transactionId: 't1' }

@@ -15,7 +15,8 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js'
-import { countingDispatcher, settle, silentLogger } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { countingDispatcher, settle } from '../helpers/wire.js'
 
 type Mode = 'lenient' | 'strict' | 'off'
 

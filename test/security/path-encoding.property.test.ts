@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NotificationClient, RequestValidationError } from '../../src/index.js'
-import { countingDispatcher, type LocalServer, settle, silentLogger, startLocalServer } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { countingDispatcher, settle } from '../helpers/wire.js'
 
 /** One operation with a path parameter, the route it must reach, and a valid answer from that route. */
 interface PathOperation {
@@ -219,13 +221,13 @@ describe('a path parameter reaches the server as exactly one segment of the inte
   })
 
   describe('through a real node:http server on 127.0.0.1', () => {
-    let server: LocalServer
+    let server: TestServer
     let current: PathOperation = OPERATIONS[0] as PathOperation
     let seen: string | undefined
     let client: NotificationClient
 
     beforeAll(async () => {
-      server = await startLocalServer((request, response) => {
+      server = await startServer((request, response) => {
         seen = matchRoute(current, request.method ?? '', request.url ?? '')
         response.writeHead(seen === undefined ? 404 : current.status, { 'content-type': 'application/json' })
         response.end(
@@ -267,7 +269,7 @@ describe('a path parameter reaches the server as exactly one segment of the inte
     it("sends reserved characters percent-encoded, `!'()*` included, and keeps unicode", async () => {
       current = OPERATIONS[2] as PathOperation
       await client.events.cancel("a/b?c#d%2F..!'()* é🙂")
-      expect(server.received.at(-1)?.rawPath).toBe(
+      expect(server.received.at(-1)?.path).toBe(
         '/v1/events/trigger/a%2Fb%3Fc%23d%252F..%21%27%28%29%2A%20%C3%A9%F0%9F%99%82',
       )
     })

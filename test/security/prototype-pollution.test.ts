@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BadRequestError, NotificationClient } from '../../src/index.js'
-import { countingDispatcher, type LocalServer, settle, silentLogger, startLocalServer } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { countingDispatcher, settle } from '../helpers/wire.js'
 
 type Mode = 'lenient' | 'strict' | 'off'
 const MODES: Mode[] = ['lenient', 'strict', 'off']
@@ -127,11 +129,11 @@ describe('__proto__, constructor and prototype keys in responses', () => {
 })
 
 describe('hostile header names in responses', () => {
-  let server: LocalServer
+  let server: TestServer
   let client: NotificationClient
 
   beforeAll(async () => {
-    server = await startLocalServer((request, response) => {
+    server = await startServer((request, response) => {
       response.setHeader('__proto__', 'polluted')
       response.setHeader('constructor', 'polluted')
       response.setHeader('prototype', 'polluted')

@@ -4,7 +4,9 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { Agent } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { NotificationClient, ResponseTooLargeError, TimeoutError } from '../../src/index.js'
-import { type LocalServer, settle, silentLogger, startLocalServer } from './support.js'
+import { silentLogger } from '../helpers/logs.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { settle } from '../helpers/wire.js'
 
 const LIMIT = 64 * 1024
 const NOTIFICATION = {
@@ -34,11 +36,11 @@ function streamForever(response: ServerResponse): void {
 }
 
 describe('maxResponseBytes', () => {
-  let server: LocalServer
+  let server: TestServer
   let client: NotificationClient
 
   beforeAll(async () => {
-    server = await startLocalServer((request, response) => {
+    server = await startServer((request, response) => {
       const [, kind, size] = (request.url ?? '').match(/\/v1\/notifications\/([a-z-]+)-(\d+)$/) ?? []
       const bytes = Number(size)
       switch (kind) {
@@ -90,6 +92,7 @@ describe('maxResponseBytes', () => {
       const outcome = await settle(client.notifications.get(id))
       const error = outcome.ok ? undefined : (outcome.error as ResponseTooLargeError)
       expect(error).toBeInstanceOf(ResponseTooLargeError)
+      expect(error?.code).toBe('NOTIFYKIT_RESPONSE_TOO_LARGE')
       expect(error?.limitBytes).toBe(LIMIT)
       expect(error?.attempts).toBe(1)
       const socket = server.received.at(-1)?.socket
@@ -182,10 +185,10 @@ describe('a body with no length that ends only when the connection closes', () =
 })
 
 describe('a slow-drip body', () => {
-  let server: LocalServer
+  let server: TestServer
 
   beforeAll(async () => {
-    server = await startLocalServer((_request, response) => {
+    server = await startServer((_request, response) => {
       // Headers at once, then one byte every 20 ms: undici's idle timers never fire.
       response.writeHead(200, { 'content-type': 'application/json' })
       const timer = setInterval(() => response.write(' '), 20)

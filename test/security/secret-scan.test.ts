@@ -1,4 +1,5 @@
 import { inspect } from 'node:util'
+import { HttpResponse } from 'msw'
 import { MockAgent } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -8,8 +9,11 @@ import {
   type NotificationClientOptions,
   NotifyKitError,
 } from '../../src/index.js'
-import { FetchHandlerDispatcher } from '../../src/testing/fetch-dispatcher.js'
-import { CANARY_KEY, capturingLogger, type LocalServer, settle, startLocalServer } from './support.js'
+import { FetchHandlerDispatcher } from '../../src/testing/index.js'
+import { captureLogs } from '../helpers/logs.js'
+import { CANARY_KEY, expectNoSecret, renderings } from '../helpers/secrets.js'
+import { startServer, type TestServer } from '../helpers/servers.js'
+import { settle } from '../helpers/wire.js'
 
 /** Every error class the SDK has: the scan must have seen each one. */
 const ALL_ERROR_CLASSES = [
@@ -34,23 +38,12 @@ const ALL_ERROR_CLASSES = [
 
 const TRIGGERED = { acknowledged: true, status: 'processed', transactionId: 't1' }
 
-/** Every way an object can end up as text in a log, a crash report or an error tracker. */
-function renderings(value: unknown): string[] {
-  const texts = [
-    inspect(value, { depth: 10 }),
-    inspect(value, { depth: 10, showHidden: true, getters: true }),
-    String(JSON.stringify(value)),
-  ]
-  if (value instanceof Error) texts.push(String(value), value.message, String(value.stack))
-  return texts
-}
-
 describe('the API key never leaks', () => {
-  let server: LocalServer
+  let server: TestServer
   const calls = new Map<string, number>()
 
   beforeAll(async () => {
-    server = await startLocalServer((request, response) => {
+    server = await startServer((request, response) => {
       const id = decodeURIComponent(request.url?.split('/').at(-1) ?? '')
       const count = (calls.get(id) ?? 0) + 1
       calls.set(id, count)
@@ -97,7 +90,9 @@ describe('the API key never leaks', () => {
   })
 
   it('not in any log line, error, cause, withResponse() result or client rendering, on every error path', async () => {
-    const { logger, lines } = capturingLogger()
+    const logs = captureLogs()
+    const { logger } = logs
+
     const options: NotificationClientOptions = {
       apiKey: CANARY_KEY,
       baseUrl: server.baseUrl,
@@ -169,6 +164,28 @@ describe('the API key never leaks', () => {
     // A bulk call whose request fails.
     await attempt(client.events.triggerBulk([{ name: 'w', to: 'u1' }]))
 
+    // Answers that never reach a real socket, for a write and a read each: an error status, a proxy's
+    // HTML page, a dropped connection, a result of the wrong kind.
+    const answers = [
+      () =>
+        HttpResponse.json(
+          { statusCode: 401, message: 'API Key not found', error: 'Unauthorized' },
+          { status: 401 },
+        ),
+      () => HttpResponse.text('<html>Bad gateway</html>', { status: 502 }),
+      () => Response.error(),
+      () => HttpResponse.json({ data: 'not an object' }, { status: 201 }),
+    ]
+    for (const answer of answers) {
+      const answering = client.withOptions({
+        baseUrl: 'https://api.test',
+        dispatcher: new FetchHandlerDispatcher(() => answer()),
+        responseValidation: 'strict',
+      })
+      await attempt(answering.events.trigger({ name: 'welcome', to: 'u1', payload: { note: 'hi' } }))
+      await attempt(answering.notifications.get('n-1'))
+    }
+
     // Dispatchers that put the request headers into their errors: undici's MockAgent does, and a
     // user's own dispatcher may.
     const mockAgent = new MockAgent()
@@ -200,55 +217,95 @@ describe('the API key never leaks', () => {
     expect(server.received.some((request) => request.headers.authorization === `ApiKey ${CANARY_KEY}`)).toBe(
       true,
     )
-    const levels = new Set(lines.map((line) => line.split(' ')[0]))
+    expect(errors).toHaveLength(42)
+    const levels = new Set(logs.lines.map((line) => line.level))
     expect([...levels].sort()).toEqual(['debug', 'info', 'warn'])
-    expect(lines.some((line) => line.includes('responseBody'))).toBe(true)
-    expect(lines.some((line) => line.startsWith('info') && line.includes('retrying'))).toBe(true)
+    expect(logs.lines.some((line) => line.rendered.includes('responseBody'))).toBe(true)
+    expect(logs.retries()).not.toEqual([])
 
+    const lines = logs.lines.map((line) => line.rendered)
     const leaks = [...lines, ...[...errors, ...artifacts].flatMap(renderings)].filter((text) =>
       text.includes(CANARY_KEY),
     )
     expect(leaks).toEqual([])
+    // Nor an Authorization value with its scheme, the key replaced or not.
+    expectNoSecret([...lines, ...errors.flatMap(renderings)], CANARY_KEY, { headerName: true })
   })
 
-  it('a server that echoes the key back: replaced before it reaches logs, errors or results', async () => {
-    const { logger, lines } = capturingLogger()
-    const echo = new FetchHandlerDispatcher((request) => {
+  it('a server that echoes the key back in headers, bodies and paths: replaced before it reaches logs, errors or results', async () => {
+    const logs = captureLogs()
+    let calls = 0
+    // A server (or proxy) that echoes what it got, the Authorization header included.
+    const echo = new FetchHandlerDispatcher(async (request) => {
+      calls++
       const authorization = request.headers.get('authorization') ?? ''
-      const status = request.url.endsWith('/fail') ? 401 : 200
-      const body =
-        status === 200
-          ? { data: { acknowledged: true, status: 'processed', transactionId: authorization } }
-          : { message: `invalid key ${authorization}`, [authorization]: authorization }
-      return Response.json(body, { status, headers: { 'x-echo': authorization } })
+      const headers = { 'x-echo': authorization }
+      if (request.url.endsWith('/fail')) {
+        const body = { message: `invalid key ${authorization}`, [authorization]: authorization }
+        return Response.json(body, { status: 401, headers })
+      }
+      const seen = { body: await request.text(), credentials: authorization }
+      if (calls === 1)
+        return Response.json(seen, { status: 503, headers: { ...headers, 'retry-after-ms': '0' } })
+      const result = { acknowledged: true, status: 'processed', transactionId: authorization, echo: seen }
+      return Response.json({ data: result }, { status: 201, headers })
     })
     const client = new NotificationClient({
       apiKey: CANARY_KEY,
       baseUrl: 'https://api.test',
       dispatcher: echo,
-      logger,
+      logger: logs.logger,
       logLevel: 'debug',
       logBodies: true,
-      maxRetries: 0,
     })
+
+    // A 503 echoing the request, retried, then a 201 echoing it again, with the key in the payload.
+    const succeeded = await client.events
+      .trigger({ name: 'w', to: 'u1', payload: { note: `my key is ${CANARY_KEY}` } })
+      .withResponse()
+    expect(succeeded.data.transactionId).toBe('ApiKey [redacted]')
     const failed = await settle(client.events.cancel('fail'))
     const error = failed.ok ? undefined : (failed.error as ApiError)
     expect(error?.message).toBe('401 invalid key ApiKey [redacted]')
     expect(error?.headers['x-echo']).toBe('ApiKey [redacted]')
-    const succeeded = await client.events.trigger({ name: 'w', to: 'u1' }).withResponse()
-    expect(succeeded.data.transactionId).toBe('ApiKey [redacted]')
-    expect(lines.length).toBeGreaterThan(0)
+    // The key as a path segment: the GET line and its drift warning carry it.
+    await client.notifications.get(CANARY_KEY)
+
+    expect(logs.countByLevel()).toEqual({ debug: 4, info: 1, warn: 1, error: 0 })
+    // The probe sees what it should: bodies were logged, with the key replaced.
+    expect(logs.lines.some((line) => line.rendered.includes('[redacted]'))).toBe(true)
+    const lines = logs.lines.map((line) => line.rendered)
     const leaks = [...lines, ...renderings(error), ...renderings(succeeded)].filter((text) =>
       text.includes(CANARY_KEY),
     )
     expect(leaks).toEqual([])
+    expectNoSecret(lines, CANARY_KEY, { headerName: false })
+  })
+
+  it('not in the client, its resources or a derived client, inspected or serialized', () => {
+    const client = new NotificationClient({ apiKey: CANARY_KEY, baseUrl: 'https://api.test' })
+    const derived = client.withOptions({ timeoutMs: 1_000 })
+    expectNoSecret(
+      [
+        inspect(client, { depth: 10, showHidden: true }),
+        inspect(client, { showHidden: true }),
+        JSON.stringify(client),
+        JSON.stringify({ nested: { client } }),
+        String(client),
+        inspect(client.events, { depth: 10 }),
+        inspect(derived),
+        inspect(derived, { depth: 10 }),
+      ],
+      CANARY_KEY,
+      { headerName: false },
+    )
   })
 })
 
 describe('log scrubbing', () => {
   it('a key holding a quote is also found in its JSON-escaped form', async () => {
     const key = 'sk_live_"quoted\\canary_123'
-    const { logger, lines } = capturingLogger()
+    const { logger, lines } = captureLogs()
     const echo = new FetchHandlerDispatcher((request) =>
       Response.json({ message: request.headers.get('authorization') }, { status: 401 }),
     )
@@ -262,7 +319,10 @@ describe('log scrubbing', () => {
     })
     const outcome = await settle(client.events.cancel('t1'))
     const escaped = JSON.stringify(key).slice(1, -1)
-    const texts = [...lines, ...renderings(outcome.ok ? undefined : outcome.error)]
+    const texts = [
+      ...lines.map((line) => line.rendered),
+      ...renderings(outcome.ok ? undefined : outcome.error),
+    ]
     expect(texts.filter((text) => text.includes(key) || text.includes(escaped))).toEqual([])
   })
 

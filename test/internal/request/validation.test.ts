@@ -1,12 +1,12 @@
 import { HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  type Logger,
   type NotificationClient,
   RequestValidationError,
   ResponseValidationError,
-} from '../src/index.js'
-import { answeringClient, json, onlyRequest, rejectionOf, type WireClient } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { spyLogger } from '../../helpers/logs.js'
+import { answeringClient, json, onlyRequest, rejectionOf, type WireClient } from '../../helpers/wire.js'
 
 /** A call that must fail before the network: the RequestValidationError and the requests seen. */
 async function refusedBeforeSending(
@@ -163,11 +163,6 @@ describe('strict requests: refused with issues, nothing sent', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual([['headers', 'x-trace']])
   })
 })
-
-/** A logger whose calls can be counted. */
-function spyLogger() {
-  return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger
-}
 
 /** A notification that drifted: a required field missing and one with the wrong type. */
 const driftedNotification = {

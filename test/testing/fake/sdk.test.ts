@@ -8,9 +8,9 @@ import {
   NotificationClient,
   RateLimitError,
   UnprocessableEntityError,
-} from '../../src/index.js'
-import { createFakeService, type FakeService } from '../../src/testing/index.js'
-import { API_KEY, seededFake } from './helpers.js'
+} from '../../../src/index.js'
+import { createFakeService, type FakeService } from '../../../src/testing/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
 
 function clientFor(fake: FakeService, apiKey = API_KEY): NotificationClient {
   return new NotificationClient({

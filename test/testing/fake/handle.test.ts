@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createFakeService } from '../../src/testing/index.js'
-import { API_KEY, call, data, seededFake } from './helpers.js'
+import { createFakeService } from '../../../src/testing/index.js'
+import { API_KEY, call, data, seededFake } from '../../helpers/fake.js'
 
 describe('fake.handle: envelope, statuses and errors', () => {
   it('answers a trigger with 201, the { data } envelope, JSON and a unique x-request-id', async () => {

@@ -10,7 +10,7 @@ import {
   type TriggerEventParams,
   type TriggerResult,
   type WorkflowSchemas,
-} from '../src/index.js'
+} from '../../../src/index.js'
 
 type Workflows = {
   welcome: { firstName: string }

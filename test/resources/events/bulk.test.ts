@@ -11,9 +11,9 @@ import {
   ResponseValidationError,
   TimeoutError,
   type TriggerEventParams,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
-import { rejectionOf } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 const BULK_URL = `${BASE_URL}/v1/events/trigger/bulk`

@@ -1,8 +1,8 @@
 import { getResponse } from 'msw'
 import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMswDispatcher, type FakeServer, serveFetchHandler } from '../../src/testing/index.js'
-import { API_KEY, seededFake } from './helpers.js'
+import { createMswDispatcher, type FakeServer, serveFetchHandler } from '../../../src/testing/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
 
 const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }
 const body = JSON.stringify({ name: 'welcome', to: 'alice' })

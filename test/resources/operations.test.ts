@@ -8,7 +8,7 @@ import {
   type Preferences,
   RequestValidationError,
   type TriggerResult,
-} from '../src/index.js'
+} from '../../src/index.js'
 import {
   API_KEY,
   answeringClient,
@@ -18,9 +18,9 @@ import {
   rejectionOf,
   type SeenRequest,
   UUID,
-} from './helpers/wire.js'
+} from '../helpers/wire.js'
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string
 }
 

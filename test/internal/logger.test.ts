@@ -1,45 +1,19 @@
-import { formatWithOptions, inspect } from 'node:util'
 import { HttpResponse, http } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
-  type Logger,
   type LogLevel,
   NotificationClient,
   type NotificationClientOptions,
   NotifyKitError,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/index.js'
-import { closedPort, startServer } from './helpers/servers.js'
-import { rejectionOf } from './helpers/wire.js'
+} from '../../src/index.js'
+import { createMswDispatcher } from '../../src/testing/index.js'
+import { captureLogs, type SinkLevel } from '../helpers/logs.js'
+import { startServer } from '../helpers/servers.js'
+import { rejectionOf } from '../helpers/wire.js'
 
 const API_KEY = 'nk_live_9d2f61c0e8b34a7f'
 const BASE_URL = 'https://api.test'
 const TRIGGER = { name: 'welcome', to: 'user-1', payload: { email: 'ada@example.com' } }
-
-type SinkLevel = Exclude<LogLevel, 'off'>
-
-interface LogLine {
-  level: SinkLevel
-  /** What the SDK passed to the logger method. */
-  args: unknown[]
-  /** The line as `console` would print it, plus the arguments as JSON: what ends up in a log store. */
-  rendered: string
-}
-
-/** A logger of the simplest kind the option accepts: four methods, nothing else. */
-function recordingLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = []
-  const method =
-    (level: SinkLevel) =>
-    (...args: unknown[]) => {
-      const printed = formatWithOptions({ depth: Number.POSITIVE_INFINITY }, ...args)
-      lines.push({ level, args, rendered: `${printed}\n${JSON.stringify(args)}` })
-    }
-  return {
-    logger: { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') },
-    lines,
-  }
-}
 
 /**
  * A trigger that produces a line at every level the SDK logs at: a 503 (an attempt line at debug,
@@ -73,12 +47,6 @@ function clientWith(options: NotificationClientOptions, handlers = [flakyThenDri
   })
 }
 
-function countByLevel(lines: readonly LogLine[]): Record<SinkLevel, number> {
-  const counts = { debug: 0, info: 0, warn: 0, error: 0 }
-  for (const line of lines) counts[line.level]++
-  return counts
-}
-
 afterEach(() => {
   vi.unstubAllEnvs()
 })
@@ -94,15 +62,15 @@ describe('logLevel', () => {
   ])(
     '%s: writes exactly the lines at or above the level, each to its own method',
     async (logLevel, expected) => {
-      const { logger, lines } = recordingLogger()
+      const { logger, countByLevel } = captureLogs()
       const client = clientWith(logLevel === undefined ? { logger } : { logger, logLevel })
       await client.events.trigger(TRIGGER)
-      expect(countByLevel(lines)).toEqual(expected)
+      expect(countByLevel()).toEqual(expected)
     },
   )
 
   it('the retry line at info says what is retried, why, and which attempt comes next', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger, logLevel: 'info' }).events.trigger(TRIGGER)
     const retry = lines.find((line) => line.level === 'info')
     expect(retry?.args[0]).toMatch(/^notifykit: retrying POST \/v1\/events\/trigger in 0 ms: status 503$/)
@@ -110,7 +78,7 @@ describe('logLevel', () => {
   })
 
   it('the schema-drift warning names the operation', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger }).events.trigger(TRIGGER)
     expect(lines).toHaveLength(1)
     expect(lines[0]?.level).toBe('warn')
@@ -119,20 +87,20 @@ describe('logLevel', () => {
 
   it('falls back to NOTIFYKIT_LOG, in any case, and the option wins over it', async () => {
     vi.stubEnv('NOTIFYKIT_LOG', 'DEBUG')
-    const fromEnv = recordingLogger()
+    const fromEnv = captureLogs()
     await clientWith({ logger: fromEnv.logger }).events.trigger(TRIGGER)
-    expect(countByLevel(fromEnv.lines)).toEqual({ debug: 2, info: 1, warn: 1, error: 0 })
+    expect(fromEnv.countByLevel()).toEqual({ debug: 2, info: 1, warn: 1, error: 0 })
 
-    const fromOption = recordingLogger()
+    const fromOption = captureLogs()
     await clientWith({ logger: fromOption.logger, logLevel: 'off' }).events.trigger(TRIGGER)
     expect(fromOption.lines).toEqual([])
   })
 
   it('an empty NOTIFYKIT_LOG means the default, warn', async () => {
     vi.stubEnv('NOTIFYKIT_LOG', '')
-    const { logger, lines } = recordingLogger()
+    const { logger, countByLevel } = captureLogs()
     await clientWith({ logger }).events.trigger(TRIGGER)
-    expect(countByLevel(lines)).toEqual({ debug: 0, info: 0, warn: 1, error: 0 })
+    expect(countByLevel()).toEqual({ debug: 0, info: 0, warn: 1, error: 0 })
   })
 
   it('an unknown level, from the option or NOTIFYKIT_LOG, fails at construction and lists the levels', () => {
@@ -157,7 +125,7 @@ describe('logLevel', () => {
 
 describe('debug: one line per attempt', () => {
   it('each attempt is one call whose message holds method, path, status, duration, attempt and request id', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
     const attempts = lines.filter((line) => line.level === 'debug')
     expect(attempts).toHaveLength(2)
@@ -180,7 +148,7 @@ describe('debug: one line per attempt', () => {
   })
 
   it('an attempt without a response is logged too, with the error instead of a status', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     const client = clientWith({ logger, logLevel: 'debug', maxRetries: 0 }, [
       http.post(`${BASE_URL}/v1/events/trigger`, () => Response.error()),
     ])
@@ -207,7 +175,7 @@ describe('debug: one line per attempt', () => {
     const server = await startServer(() => {
       // Never answers: the deadline ends the attempt.
     })
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     const client = new NotificationClient({
       apiKey: API_KEY,
       baseUrl: server.baseUrl,
@@ -256,7 +224,7 @@ describe('bodies', () => {
   const bodyMarker = 'ada@example.com'
 
   it('are never logged without logBodies, even at debug', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
     expect(lines.length).toBeGreaterThan(0)
     for (const line of lines) {
@@ -266,7 +234,7 @@ describe('bodies', () => {
   })
 
   it('are logged with logBodies at debug: the request and the response body on the attempt line', async () => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger, logLevel: 'debug', logBodies: true }).events.trigger(TRIGGER)
     const last = lines.filter((line) => line.level === 'debug').at(-1)
     expect(last?.args[1]).toMatchObject({ status: 201 })
@@ -278,113 +246,9 @@ describe('bodies', () => {
   })
 
   it.each<LogLevel>(['info', 'warn'])('are not logged at %s, even with logBodies', async (logLevel) => {
-    const { logger, lines } = recordingLogger()
+    const { logger, lines } = captureLogs()
     await clientWith({ logger, logLevel, logBodies: true }).events.trigger(TRIGGER)
     expect(lines.length).toBeGreaterThan(0)
     for (const line of lines) expect(line.rendered).not.toContain(bodyMarker)
-  })
-})
-
-describe('the API key and the Authorization header', () => {
-  /** Everything that could carry the key, rendered as a log store or an error tracker would keep it. */
-  function renderings(value: unknown): string[] {
-    const texts = [inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })]
-    try {
-      texts.push(JSON.stringify(value) ?? '')
-    } catch {
-      // Circular values cannot be JSON: inspect above already covers them.
-    }
-    if (value instanceof Error) texts.push(value.message, String(value), value.stack ?? '')
-    return texts
-  }
-
-  function expectNoSecret(texts: readonly string[], { headerName }: { headerName: boolean }) {
-    for (const text of texts) {
-      expect(text).not.toContain(API_KEY)
-      // An echoed header may leave its scheme behind, never what follows it.
-      expect(text).not.toMatch(/ApiKey (?!\[redacted\])/)
-      // An error may name the header ("authorization cannot be set here"); a log line has no reason to.
-      if (!headerName) expect(text).not.toMatch(/authorization/i)
-    }
-  }
-
-  it('appear in no log line at any level, even when the key is echoed in bodies and paths', async () => {
-    const { logger, lines } = recordingLogger()
-    let calls = 0
-    const echo = http.all('*', async ({ request }) => {
-      calls++
-      // A server (or proxy) that echoes what it got, the Authorization header included.
-      const seen = { body: await request.text(), credentials: request.headers.get('authorization') }
-      if (calls === 1) {
-        return HttpResponse.json(seen, { status: 503, headers: { 'retry-after-ms': '0' } })
-      }
-      return HttpResponse.json(
-        { data: { acknowledged: 'yes', status: 'processed', echo: seen } },
-        { status: 201 },
-      )
-    })
-    const client = clientWith({ logger, logLevel: 'debug', logBodies: true }, [echo])
-    await client.events.trigger({ ...TRIGGER, payload: { note: `my key is ${API_KEY}` } })
-    // The key as a path segment: the GET line and its drift warning carry it.
-    await client.notifications.get(API_KEY)
-    expect(countByLevel(lines)).toEqual({ debug: 3, info: 1, warn: 2, error: 0 })
-    // The probe sees what it should: bodies were logged, with the key replaced.
-    expect(lines.some((line) => line.rendered.includes('[redacted]'))).toBe(true)
-    expectNoSecret(
-      lines.map((line) => line.rendered),
-      { headerName: false },
-    )
-  })
-
-  it('appear in no error the SDK raises: message, JSON.stringify, util.inspect, stack', async () => {
-    const errors: unknown[] = []
-    const answers = [
-      () =>
-        HttpResponse.json(
-          { statusCode: 401, message: 'API Key not found', error: 'Unauthorized' },
-          { status: 401 },
-        ),
-      () => HttpResponse.text('<html>Bad gateway</html>', { status: 502 }),
-      () => Response.error(),
-      () => HttpResponse.json({ data: 'not an object' }, { status: 201 }),
-    ]
-    for (const answer of answers) {
-      const client = clientWith({ maxRetries: 0, responseValidation: 'strict' }, [
-        http.all('*', () => answer()),
-      ])
-      errors.push(await rejectionOf(client.events.trigger(TRIGGER)))
-      errors.push(await rejectionOf(client.notifications.get('n-1')))
-    }
-    const valid = clientWith({})
-    errors.push(await rejectionOf(valid.events.trigger({ name: 'welcome' } as never)))
-    errors.push(
-      await rejectionOf(valid.events.trigger(TRIGGER, { headers: { authorization: `ApiKey ${API_KEY}` } })),
-    )
-
-    // Real sockets: a refused connection and a timeout keep undici's error as `cause`.
-    const refused = new NotificationClient({
-      apiKey: API_KEY,
-      baseUrl: `http://127.0.0.1:${await closedPort()}`,
-    })
-    errors.push(await rejectionOf(refused.events.trigger(TRIGGER, { maxRetries: 0 })))
-    await refused.close()
-    const silent = await startServer(() => {})
-    const timingOut = new NotificationClient({ apiKey: API_KEY, baseUrl: silent.baseUrl, timeoutMs: 50 })
-    errors.push(await rejectionOf(timingOut.events.trigger(TRIGGER, { maxRetries: 0 })))
-    await timingOut.close()
-    await silent.close()
-
-    expect(errors).toHaveLength(12)
-    for (const error of errors) expect(error).toBeInstanceOf(NotifyKitError)
-    expectNoSecret(errors.flatMap(renderings), { headerName: true })
-  })
-
-  it('appear nowhere in an inspected or serialized client', () => {
-    const client = clientWith({})
-    const derived = client.withOptions({ timeoutMs: 1_000 })
-    expectNoSecret(
-      [inspect(client, { showHidden: true }), JSON.stringify(client), String(client), inspect(derived)],
-      { headerName: false },
-    )
   })
 })

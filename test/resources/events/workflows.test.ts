@@ -7,9 +7,9 @@ import {
   NotifyKitError,
   RequestValidationError,
   type TriggerEventParams,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
-import { rejectionOf } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 

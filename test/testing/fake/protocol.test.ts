@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { API_KEY, call, data, seededFake } from './helpers.js'
+import { API_KEY, call, data, seededFake } from '../../helpers/fake.js'
 
 const trigger = { name: 'welcome', to: 'alice' }
 

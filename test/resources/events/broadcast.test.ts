@@ -5,9 +5,9 @@ import {
   NotificationClient,
   RequestValidationError,
   UnprocessableEntityError,
-} from '../src/index.js'
-import { createMswDispatcher } from '../src/testing/msw-dispatcher.js'
-import { rejectionOf } from './helpers/wire.js'
+} from '../../../src/index.js'
+import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
 const BROADCAST_URL = `${BASE_URL}/v1/events/trigger/broadcast`

@@ -11,7 +11,7 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-} from '../src/core/errors.js'
+} from '../../src/core/errors.js'
 import {
   backoffMs,
   checkCallLimits,
@@ -19,8 +19,8 @@ import {
   isStaleSocket,
   MAX_RETRY_AFTER_MS,
   type RetryState,
-} from '../src/internal/retry.js'
-import { sleep } from '../src/internal/sleep.js'
+} from '../../src/internal/retry.js'
+import { sleep } from '../../src/internal/sleep.js'
 
 const FIRST_FAILURE: RetryState = { attempts: 1, maxRetries: 2, staleSocketRetryUsed: false }
 const NO_JITTER = () => 0

@@ -1,15 +1,12 @@
 import { http } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
-import { type Logger, ResponseValidationError } from '../src/index.js'
-import { answeringClient, json, mswClient, rejectionOf } from './helpers/wire.js'
+import { describe, expect, it } from 'vitest'
+import { ResponseValidationError } from '../../../src/index.js'
+import { spyLogger } from '../../helpers/logs.js'
+import { answeringClient, json, mswClient, rejectionOf } from '../../helpers/wire.js'
 
 // Lenient mode checks the full schema of a sample of responses (the first ones of each operation,
 // then one in every 64), and the kind of value of every response. These tests hold it to what that
 // design promises: drift is still reported, soon; nothing a caller gets back changes.
-
-function spyLogger() {
-  return { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger
-}
 
 const notification = {
   _id: 'n-1',

@@ -6,12 +6,12 @@ import {
   ApiError,
   ConnectionError,
   type NotifyKitError,
-  parseRetryAfterMs,
   RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from '../src/core/errors.js'
+import { parseRetryAfterMs } from '../src/internal/response-headers.js'
 import {
   backoffMs,
   checkCallLimits,

@@ -4,24 +4,23 @@ import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import {
   AbortError,
   ApiError,
-  formatIssue,
-  issuesOf,
   NotFoundError,
   NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
-  requestIdOf,
   TimeoutError,
-  truncate,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
+import { formatIssues, issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
 import { buildPath } from './path.js'
+import { requestIdOf } from './response-headers.js'
 import { checkCallLimits, decideRetry } from './retry.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
+import { truncate } from './truncate.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
 export interface RequestCoreConfig {
@@ -140,7 +139,8 @@ export class RequestCore {
     let body: string | undefined
     if (operation.body) {
       const parsed = operation.body.safeParse(input.body)
-      if (!parsed.success) throw RequestValidationError.fromZod(parsed.error, `${operation.name} request`)
+      if (!parsed.success)
+        throw new RequestValidationError(issuesOf(parsed.error), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
       body = JSON.stringify(input.body)
@@ -291,7 +291,7 @@ export class RequestCore {
     }
     if (!this.#warnedDrift.has(operation.name)) {
       this.#warnedDrift.add(operation.name)
-      const summary = issues.slice(0, 3).map(formatIssue).join('; ')
+      const summary = formatIssues(issues.slice(0, 3))
       this.#config.logger.warn(
         `${operation.name}: the response differs from the documented shape (${summary}); returning it as received`,
         { issues: issues.slice(0, 10) },

@@ -1,12 +1,12 @@
 import {
   ApiError,
   ConnectionError,
-  headerValue,
   type NotifyKitError,
   RequestValidationError,
   TimeoutError,
   type ValidationIssue,
 } from '../core/errors.js'
+import { headerValue } from './response-headers.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000

@@ -3,7 +3,6 @@ import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
-  issuesOf,
   type NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
@@ -12,6 +11,7 @@ import {
 } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
+import { issuesOf } from '../../internal/issues.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { EventOperations } from './operations.js'

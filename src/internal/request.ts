@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
+import { excerpt } from './excerpt.js'
 import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
 import { formatIssues, issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
@@ -20,7 +21,6 @@ import { requestIdOf } from './response-headers.js'
 import { checkCallLimits, decideRetry } from './retry.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
-import { truncate } from './truncate.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
 export interface RequestCoreConfig {
@@ -47,7 +47,6 @@ export interface CallInput {
 }
 
 const NO_OPTIONS: RequestOptions = {}
-const ERROR_TEXT_IN_MESSAGE = 200
 
 /**
  * Lenient mode checks the full schema of the first `FULLY_CHECKED_FIRST` responses of each operation
@@ -220,7 +219,7 @@ export class RequestCore {
       json = response.body === '' ? undefined : JSON.parse(response.body)
     } catch (error) {
       throw new ResponseValidationError(
-        `${operation.name}: the ${response.status} response is not JSON (${truncate(response.body, ERROR_TEXT_IN_MESSAGE)})`,
+        `${operation.name}: the ${response.status} response is not JSON (${excerpt(response.body)})`,
         response.status,
         response.body,
         [],

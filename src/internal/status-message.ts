@@ -1,11 +1,9 @@
-import { truncate } from './truncate.js'
-
-const MAX_MESSAGE_BODY_CHARS = 300
+import { excerpt } from './excerpt.js'
 
 /** "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line. */
 export function describeStatus(status: number, body: unknown): string {
   const detail = messageFromBody(body)
-  return detail ? `${status} ${truncate(detail, MAX_MESSAGE_BODY_CHARS)}` : `${status} status code (no body)`
+  return detail ? `${status} ${excerpt(detail)}` : `${status} status code (no body)`
 }
 
 function messageFromBody(body: unknown): string | undefined {

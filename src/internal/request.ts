@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import {
-  AbortError,
   ApiError,
   NotFoundError,
   NotifyKitError,
@@ -11,6 +10,8 @@ import {
   TimeoutError,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
+import { callerAbortError } from './abort.js'
+import { deadlineError } from './deadline.js'
 import { excerpt } from './excerpt.js'
 import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
 import { formatIssues, issuesOf } from './issues.js'
@@ -169,7 +170,7 @@ export class RequestCore {
     const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
     const { signal } = options
     // An error reports only the attempts that were sent.
-    if (signal?.aborted) throw callerAbort(signal)
+    if (signal?.aborted) throw callerAbortError(signal)
     let staleSocketRetryUsed = false
     for (let attempts = 1; ; attempts++) {
       const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
@@ -188,14 +189,14 @@ export class RequestCore {
         if (!(error instanceof NotifyKitError)) throw error
         this.#logFailedAttempt(wire, error, attempts, started)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
-          throw deadlineError(options.deadlineMs, error)
+          throw deadlineError(options.deadlineMs, { cause: error })
         failure = error
       }
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
       if (!decision.retry) throw failure
       if (decision.staleSocket) staleSocketRetryUsed = true
       if (deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
-        throw deadlineError(options.deadlineMs, failure)
+        throw deadlineError(options.deadlineMs, { cause: failure })
       }
       config.logger.info(
         `retrying ${wire.method} ${wire.path} in ${decision.delayMs} ms: ${decision.reason}`,
@@ -207,7 +208,7 @@ export class RequestCore {
           reason: decision.reason,
         },
       )
-      if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbort(signal))
+      if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
   }
 
@@ -361,12 +362,4 @@ function sameKind(schema: z.ZodType, data: unknown): boolean {
   if (expected === 'number' || expected === 'boolean' || expected === 'string')
     return typeof data === expected
   return true
-}
-
-function deadlineError(deadlineMs: number | undefined, cause?: unknown): TimeoutError {
-  return new TimeoutError(`The call ran past its deadline of ${deadlineMs} ms`, { cause })
-}
-
-function callerAbort(signal: AbortSignal | undefined): AbortError {
-  return new AbortError('The request was aborted by the caller', { cause: signal?.reason })
 }

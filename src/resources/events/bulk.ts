@@ -6,10 +6,10 @@ import {
   type NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
-  TimeoutError,
   type ValidationIssue,
 } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
+import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
 import { issuesOf } from '../../internal/issues.js'
 import type { RequestCore } from '../../internal/request.js'
@@ -88,9 +88,12 @@ export async function triggerInChunks(
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
-        throw new TimeoutError(
-          `The call ran past its deadline of ${requestOptions.deadlineMs} ms before this request was sent`,
-        ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: 0 })
+        throw deadlineError(requestOptions.deadlineMs, { notSent: true }).withContext({
+          method: 'POST',
+          path: BULK_PATH,
+          idempotencyKey,
+          attempts: 0,
+        })
       }
       outcome = await core.execute(
         operations.bulk,

@@ -8,10 +8,11 @@ import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
 import { issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
+import { checkCallOptions } from './option-schemas.js'
 import { buildPath } from './path.js'
 import { apiErrorOf, ResponseReader } from './response.js'
 import { requestIdOf } from './response-headers.js'
-import { checkCallLimits, decideRetry } from './retry.js'
+import { decideRetry } from './retry.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
@@ -96,7 +97,7 @@ export class RequestCore {
     options: RequestOptions = NO_OPTIONS,
   ): Promise<WithResponse<Result>> {
     // Steps 1 and 2: everything that can be wrong with the call fails here, before the network.
-    if (options !== NO_OPTIONS) checkCallLimits(options)
+    if (options !== NO_OPTIONS) checkCallOptions(options)
     const wire = this.#build(operation, input, options)
     const idempotencyKey = wire.headers['idempotency-key']
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }

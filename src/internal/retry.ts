@@ -1,11 +1,4 @@
-import {
-  ApiError,
-  ConnectionError,
-  type NotifyKitError,
-  RequestValidationError,
-  TimeoutError,
-  type ValidationIssue,
-} from '../core/errors.js'
+import { ApiError, ConnectionError, type NotifyKitError, TimeoutError } from '../core/errors.js'
 import { headerValue } from './response-headers.js'
 
 const INITIAL_DELAY_MS = 500
@@ -107,34 +100,4 @@ export function isStaleSocket(error: ConnectionError): boolean {
   if (error instanceof TimeoutError || error.responseStarted) return false
   const code = (error.cause as { code?: unknown } | undefined)?.code
   return typeof code === 'string' && STALE_SOCKET_CODES.has(code)
-}
-
-// setTimeout fires at once for anything longer (with a warning), which would turn a huge bound into none.
-export const MAX_TIMER_MS = 2_147_483_647
-
-/**
- * Checks the per-call `maxRetries`, `timeoutMs` and `deadlineMs` before anything is sent: a
- * `maxRetries` of `NaN` would otherwise never stop retrying, and a `timeoutMs` of `NaN` would time
- * every attempt out at once.
- * @internal
- */
-export function checkCallLimits(options: {
-  maxRetries?: number | undefined
-  timeoutMs?: number | undefined
-  deadlineMs?: number | undefined
-}): void {
-  const issues: ValidationIssue[] = []
-  const { maxRetries, timeoutMs, deadlineMs } = options
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    issues.push({ path: ['maxRetries'], message: 'must be a whole number ≥ 0' })
-  }
-  for (const [name, value] of [
-    ['timeoutMs', timeoutMs],
-    ['deadlineMs', deadlineMs],
-  ] as const) {
-    if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
-      issues.push({ path: [name], message: `must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}` })
-    }
-  }
-  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid request options')
 }

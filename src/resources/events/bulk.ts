@@ -12,6 +12,7 @@ import type { RequestOptions } from '../../core/options.js'
 import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
 import { issuesOf } from '../../internal/issues.js'
+import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { EventOperations } from './operations.js'
@@ -56,12 +57,7 @@ export async function triggerInChunks(
 ): Promise<WithResponse<TriggerResult[]>> {
   const { concurrency = DEFAULT_CONCURRENCY, onProgress, ...requestOptions } = options
   checkEvents(operations, events)
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RequestValidationError(
-      [{ path: ['concurrency'], message: 'Must be a whole number of at least 1' }],
-      'Invalid request options',
-    )
-  }
+  checkBulkOptions(options)
   const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
   const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
   const deadline =
@@ -188,15 +184,12 @@ function chunkKeyBase(key: string | undefined, chunkCount: number): string {
   checkIdempotencyKey(key)
   const longest = `${key}:${chunkCount - 1}`
   if (longest.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new RequestValidationError(
-      [
-        {
-          path: ['idempotencyKey'],
-          message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
-        },
-      ],
-      'Invalid request options',
-    )
+    throw invalidRequestOptions([
+      {
+        path: ['idempotencyKey'],
+        message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
+      },
+    ])
   }
   return key
 }

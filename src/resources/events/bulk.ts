@@ -10,7 +10,7 @@ import {
 } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
 import { deadlineError } from '../../internal/deadline.js'
-import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
+import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, normalizeHeaders } from '../../internal/headers.js'
 import { issuesOf } from '../../internal/issues.js'
 import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
@@ -41,7 +41,6 @@ export interface BulkTriggerOptions extends RequestOptions {
 }
 
 const DEFAULT_CONCURRENCY = 2
-const BULK_PATH = '/v1/events/trigger/bulk'
 
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request
@@ -60,6 +59,12 @@ export async function triggerInChunks(
   checkBulkOptions(options)
   const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
   const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
+  // Whatever would make the request core refuse every chunk alike fails here, before the first
+  // request: the events, limits and keys above, the headers here. A chunk the core still refuses
+  // is then a failed chunk like any other, and every event stays accounted for.
+  normalizeHeaders(requestOptions.headers, 'headers')
+  const { method } = operations.bulk
+  const path = operations.bulk.path.template
   const deadline =
     requestOptions.deadlineMs === undefined ? undefined : Date.now() + requestOptions.deadlineMs
   const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
@@ -68,10 +73,6 @@ export async function triggerInChunks(
   let last: WithResponse<TriggerResult[]> | undefined
   let attempts = 0
   let nextChunk = 0
-  // The events were checked above and every chunk gets the same options, so a validation error
-  // from the request core is a problem with the options (a bad header, say): it would refuse every
-  // chunk the same way, before anything is sent, so it stops the call.
-  let refused: RequestValidationError | undefined
 
   const sendChunk = async (chunkIndex: number) => {
     const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
@@ -85,8 +86,8 @@ export async function triggerInChunks(
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
         throw deadlineError(requestOptions.deadlineMs, { notSent: true }).withContext({
-          method: 'POST',
-          path: BULK_PATH,
+          method,
+          path,
           idempotencyKey,
           attempts: 0,
         })
@@ -101,13 +102,12 @@ export async function triggerInChunks(
         },
       )
     } catch (error) {
-      if (error instanceof RequestValidationError) refused ??= error
       // The request core turns every failure into a NotifyKitError carrying its call context.
       failure = error as NotifyKitError
     }
     if (outcome) {
       attempts += outcome.response.attempts
-      failure = countMismatch(outcome, chunk.length, idempotencyKey)
+      failure = countMismatch(outcome, chunk.length, { method, path, idempotencyKey })
     } else if (failure) {
       attempts += failure.attempts
     }
@@ -122,31 +122,22 @@ export async function triggerInChunks(
       progress.failed += chunk.length
     }
     try {
-      if (!refused) onProgress?.({ ...progress })
+      onProgress?.({ ...progress })
     } catch {
       // A broken progress callback must not lose the results of requests that were sent.
     }
   }
 
   const worker = async () => {
-    while (nextChunk < chunkCount && !refused) await sendChunk(nextChunk++)
+    while (nextChunk < chunkCount) await sendChunk(nextChunk++)
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, chunkCount) }, worker))
-  if (refused) {
-    if (!last && failures.every((failure) => failure.error instanceof RequestValidationError)) throw refused
-    // Not reachable with the checks above; kept so that every event stays accounted for.
-    for (let chunkIndex = nextChunk; chunkIndex < chunkCount; chunkIndex++) {
-      const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
-      const eventIndexes = range(start, Math.min(start + MAX_EVENTS_PER_BULK_REQUEST, events.length))
-      failures.push({ chunkIndex, eventIndexes, error: refused })
-    }
-  }
 
   if (failures.length > 0 || !last) {
     failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
     throw new BulkTriggerError(results, failures).withContext({
-      method: 'POST',
-      path: BULK_PATH,
+      method,
+      path,
       idempotencyKey: baseKey,
       attempts,
     })
@@ -165,7 +156,7 @@ export async function triggerInChunks(
 function countMismatch(
   outcome: WithResponse<TriggerResult[]>,
   expected: number,
-  idempotencyKey: string,
+  call: { method: string; path: string; idempotencyKey: string },
 ): NotifyKitError | undefined {
   const data: unknown = outcome.data
   if (Array.isArray(data) && data.length === expected) return undefined
@@ -175,7 +166,7 @@ function countMismatch(
     `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
     outcome.response.status,
     body,
-  ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: outcome.response.attempts })
+  ).withContext({ ...call, attempts: outcome.response.attempts })
 }
 
 /** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */

@@ -78,7 +78,7 @@ const clientOptionsSchema = z.object({
 })
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
-export interface CheckedClientOptions {
+interface CheckedClientOptions {
   timeoutMs: number
   maxRetries: number
   maxResponseBytes: number

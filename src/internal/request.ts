@@ -17,7 +17,7 @@ import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
-export interface RequestCoreConfig {
+interface RequestCoreConfig {
   transport: Transport
   basePath: string
   /** `ApiKey <key>`: held here only, never logged, never copied into an error. */
@@ -35,7 +35,7 @@ export interface RequestCoreConfig {
  * The call-specific inputs of an operation. The body is `unknown` on purpose: whatever the static
  * types said, it is parsed with the operation's strict schema before anything is sent.
  */
-export interface CallInput {
+interface CallInput {
   pathParams?: Readonly<Record<string, unknown>>
   body?: unknown
 }

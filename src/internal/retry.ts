@@ -9,9 +9,7 @@ export const MAX_RETRY_AFTER_MS = 60_000
 const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504])
 
 /** What to do after a failed attempt. */
-export type RetryDecision =
-  | { retry: false }
-  | { retry: true; delayMs: number; reason: string; staleSocket: boolean }
+type RetryDecision = { retry: false } | { retry: true; delayMs: number; reason: string; staleSocket: boolean }
 
 export interface RetryState {
   /** Attempts made so far, the failed one included. */

@@ -1,4 +1,4 @@
-import type * as z from 'zod'
+import type { z } from 'zod'
 
 /**
  * A problem and where it is: the shape of the public `ValidationIssue`, spelled out here because the

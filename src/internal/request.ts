@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import { NotifyKitError, RequestValidationError, TimeoutError } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
@@ -140,7 +139,9 @@ export class RequestCore {
     }
     if (keyed) {
       headers['idempotency-key'] =
-        options.idempotencyKey === undefined ? randomUUID() : checkIdempotencyKey(options.idempotencyKey)
+        options.idempotencyKey === undefined
+          ? globalThis.crypto.randomUUID()
+          : checkIdempotencyKey(options.idempotencyKey)
     }
     const wire: WireRequest = { method: operation.method, path, headers, body }
     return wire

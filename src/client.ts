@@ -1,19 +1,14 @@
 import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
-import {
-  type ClientOptions,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-} from './core/options.js'
+import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
-import { LevelLogger, LOG_LEVELS } from './internal/logger.js'
+import { LevelLogger } from './internal/logger.js'
+import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { RequestCore } from './internal/request.js'
-import { MAX_TIMER_MS } from './internal/retry.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
 import { Events } from './resources/events/index.js'
@@ -172,15 +167,7 @@ function resolveSettings(options: ClientOptions, env: (name: string) => string |
     apiKey,
     origin,
     basePath,
-    timeoutMs: positiveNumber('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
-    maxRetries: wholeNumber('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES),
-    maxResponseBytes: positiveNumber(
-      'maxResponseBytes',
-      options.maxResponseBytes,
-      DEFAULT_MAX_RESPONSE_BYTES,
-    ),
-    logLevel: logLevel(options.logLevel ?? env('NOTIFYKIT_LOG')),
-    responseValidation: responseValidation(options.responseValidation),
+    ...checkClientOptions(options, env('NOTIFYKIT_LOG')),
     defaultHeaders: normalizeHeaders(options.defaultHeaders, 'defaultHeaders'),
   }
 }
@@ -192,45 +179,10 @@ function connect(options: ClientOptions, settings: Settings): Connector {
   }
   const userFetch = options.fetch
   if (userFetch !== undefined) {
-    if (typeof userFetch !== 'function') throw new NotifyKitError('The fetch option must be a function')
     // The global fetch is looked up at each call, as code calling `fetch(…)` does: msw's setupServer
     // and other interceptors replace it after the client may have been built.
     return new FetchConnector(userFetch === globalFetch() ? callGlobalFetch : userFetch)
   }
   if (options.dispatcher !== undefined) return platform.dispatcherConnector(options.dispatcher)
   return platform.defaultConnector(settings.timeoutMs)
-}
-
-function positiveNumber(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-) {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
-    throw new NotifyKitError(
-      `${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` ≤ ${max}` : ''}`,
-    )
-  }
-  return value
-}
-
-function wholeNumber(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value < 0) throw new NotifyKitError(`${name} must be a whole number ≥ 0`)
-  return value
-}
-
-function logLevel(value: string | undefined): LogLevel {
-  if (value === undefined || value === '') return 'warn'
-  const level = LOG_LEVELS.find((known) => known === value.toLowerCase())
-  if (!level) throw new NotifyKitError(`logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS.join(', ')}`)
-  return level
-}
-
-function responseValidation(value: string | undefined): Settings['responseValidation'] {
-  if (value === undefined) return 'lenient'
-  if (value === 'lenient' || value === 'strict' || value === 'off') return value
-  throw new NotifyKitError('responseValidation must be lenient, strict or off')
 }

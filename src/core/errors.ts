@@ -1,4 +1,6 @@
-import type { z } from 'zod'
+import { formatIssues } from '../internal/issues.js'
+import { parseRetryAfterMs, requestIdOf } from '../internal/response-headers.js'
+import { describeStatus } from '../internal/status-message.js'
 import type { TriggerResult } from '../schemas/events.js'
 
 /**
@@ -211,13 +213,8 @@ export class RequestValidationError extends NotifyKitError {
   readonly issues: ValidationIssue[]
 
   constructor(issues: ValidationIssue[], prefix = 'Invalid request') {
-    super(`${prefix}: ${issues.map(formatIssue).join('; ')}`)
+    super(`${prefix}: ${formatIssues(issues)}`)
     this.issues = issues
-  }
-
-  /** @internal */
-  static fromZod(error: z.ZodError, where?: string): RequestValidationError {
-    return new RequestValidationError(issuesOf(error), where ? `Invalid ${where}` : undefined)
   }
 }
 
@@ -236,24 +233,11 @@ export class ResponseValidationError extends NotifyKitError {
     issues: ValidationIssue[] = [],
     options?: { cause?: unknown },
   ) {
-    super(`${message}${issues.length ? `: ${issues.map(formatIssue).join('; ')}` : ''}`, options)
+    super(`${message}${issues.length ? `: ${formatIssues(issues)}` : ''}`, options)
     this.status = status
     this.body = body
     this.issues = issues
   }
-}
-
-/** @internal zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. */
-export function issuesOf(error: z.ZodError, prefix: readonly (string | number)[] = []): ValidationIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path.filter((key): key is string | number => typeof key !== 'symbol')],
-    message: issue.message,
-  }))
-}
-
-/** @internal `schedule.weeklySchedule.monday: Must be …`, or the message alone at the top level. */
-export function formatIssue(issue: ValidationIssue): string {
-  return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message
 }
 
 type ApiErrorClass = new (status: number, body: unknown, headers: ResponseHeaders) => ApiError
@@ -277,67 +261,6 @@ function errorClassForStatus(status: number): ApiErrorClass {
     default:
       return status >= 500 ? InternalServerError : ApiError
   }
-}
-
-const MAX_MESSAGE_BODY_CHARS = 300
-
-/** "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line. */
-function describeStatus(status: number, body: unknown): string {
-  const detail = messageFromBody(body)
-  return detail ? `${status} ${truncate(detail, MAX_MESSAGE_BODY_CHARS)}` : `${status} status code (no body)`
-}
-
-function messageFromBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() || undefined
-  if (body === null || typeof body !== 'object') return body === undefined ? undefined : JSON.stringify(body)
-  const { message, error } = body as { message?: unknown; error?: unknown }
-  if (typeof message === 'string') return message
-  if (Array.isArray(message))
-    return message.map((item) => (typeof item === 'string' ? item : jsonText(item))).join('; ')
-  if (message && typeof message === 'object') return jsonText(message)
-  if (typeof error === 'string') return error
-  return jsonText(body)
-}
-
-// The body is whatever the server sent: `{"toString": 1}` breaks String(), deep nesting breaks
-// JSON.stringify; neither may cost the caller the status's error class.
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return '(error body too deeply nested to show)'
-  }
-}
-
-/** @internal */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`
-}
-
-/** @internal */
-export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
-  const value = headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
-/** @internal The server's request id, from `x-request-id` or `request-id`. */
-export function requestIdOf(headers: ResponseHeaders): string | undefined {
-  return headerValue(headers, 'x-request-id') ?? headerValue(headers, 'request-id')
-}
-
-/** @internal `retry-after-ms` first (milliseconds), then `Retry-After` (seconds or an HTTP date). */
-export function parseRetryAfterMs(headers: ResponseHeaders, now = Date.now()): number | undefined {
-  const ms = headerValue(headers, 'retry-after-ms')
-  if (ms !== undefined) {
-    const value = Number(ms)
-    if (Number.isFinite(value) && value >= 0) return value
-  }
-  const retryAfter = headerValue(headers, 'retry-after')
-  if (retryAfter === undefined) return undefined
-  const seconds = Number(retryAfter)
-  if (retryAfter.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(retryAfter)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
 /** One bulk request that still failed after its retries. */

@@ -1,6 +1,6 @@
 import { NotifyKitError } from '../core/errors.js'
 
-export interface ParsedBaseUrl {
+interface ParsedBaseUrl {
   /** `https://host:port`, what undici dials. */
   origin: string
   /** The path prefix in front of every operation's path, without a trailing slash. */

@@ -1,4 +1,5 @@
-import { NotifyKitError, RequestValidationError } from '../core/errors.js'
+import { NotifyKitError } from '../core/errors.js'
+import { invalidRequestOptions } from './option-schemas.js'
 
 // RFC 9110 token characters for header names.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -58,10 +59,9 @@ function headerError(where: string, name: string | undefined, problem: string): 
   // Per-call problems are request validation errors; a bad client option is a configuration error.
   const subject = name === undefined ? where : `Header ${JSON.stringify(name)} in ${where}`
   return where === 'headers'
-    ? new RequestValidationError(
-        [{ path: name === undefined ? ['headers'] : ['headers', name], message: problem }],
-        'Invalid request options',
-      )
+    ? invalidRequestOptions([
+        { path: name === undefined ? ['headers'] : ['headers', name], message: problem },
+      ])
     : new NotifyKitError(`${subject} ${problem}`)
 }
 
@@ -89,8 +89,5 @@ export function checkIdempotencyKey(key: unknown): string {
 }
 
 function fail(problem: string): never {
-  throw new RequestValidationError(
-    [{ path: ['idempotencyKey'], message: problem }],
-    'Invalid request options',
-  )
+  throw invalidRequestOptions([{ path: ['idempotencyKey'], message: problem }])
 }

@@ -11,14 +11,12 @@ const SEVERITY: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3,
  * @internal
  */
 export class LevelLogger {
-  readonly level: LogLevel
   readonly #sink: Logger
   readonly #threshold: number
   readonly #secretForms: string[]
 
   constructor(sink: Logger, level: LogLevel, secret: string) {
     this.#sink = sink
-    this.level = level
     this.#threshold = SEVERITY[level]
     this.#secretForms = secret ? secretForms(secret) : []
   }
@@ -37,10 +35,6 @@ export class LevelLogger {
 
   warn(message: string, details?: Record<string, unknown>): void {
     if (this.enabled('warn')) this.#write('warn', message, details)
-  }
-
-  error(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('error')) this.#write('error', message, details)
   }
 
   #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>) {

@@ -20,7 +20,7 @@ export interface Operation<Body, Result> {
   readonly nullIsNotFound: boolean
 }
 
-export interface OperationDefinition<Body, Result> {
+interface OperationDefinition<Body, Result> {
   name: string
   method: HttpMethod
   path: string

@@ -39,7 +39,7 @@ export function buildPath(path: PathTemplate, values: Readonly<Record<string, un
  * nothing is decoded twice), and the values that URL parsers would treat as navigation (`.` and `..`,
  * even percent-encoded) or that cannot be encoded (lone surrogates) are refused before sending.
  */
-export function encodePathSegment(name: string, value: unknown): string {
+function encodePathSegment(name: string, value: unknown): string {
   if (typeof value !== 'string') throw invalid(name, `Expected a string, received ${describe(value)}`)
   if (value === '') throw invalid(name, 'Must not be empty')
   if (value === '.' || value === '..') throw invalid(name, `"${value}" cannot be sent as a path segment`)

@@ -1,12 +1,5 @@
-import {
-  ApiError,
-  ConnectionError,
-  headerValue,
-  type NotifyKitError,
-  RequestValidationError,
-  TimeoutError,
-  type ValidationIssue,
-} from '../core/errors.js'
+import { ApiError, ConnectionError, type NotifyKitError, TimeoutError } from '../core/errors.js'
+import { headerValue } from './response-headers.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000
@@ -16,9 +9,7 @@ export const MAX_RETRY_AFTER_MS = 60_000
 const RETRYABLE_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504])
 
 /** What to do after a failed attempt. */
-export type RetryDecision =
-  | { retry: false }
-  | { retry: true; delayMs: number; reason: string; staleSocket: boolean }
+type RetryDecision = { retry: false } | { retry: true; delayMs: number; reason: string; staleSocket: boolean }
 
 export interface RetryState {
   /** Attempts made so far, the failed one included. */
@@ -127,34 +118,4 @@ const MAX_CAUSE_DEPTH = 4
 
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null
-}
-
-// setTimeout fires at once for anything longer (with a warning), which would turn a huge bound into none.
-export const MAX_TIMER_MS = 2_147_483_647
-
-/**
- * Checks the per-call `maxRetries`, `timeoutMs` and `deadlineMs` before anything is sent: a
- * `maxRetries` of `NaN` would otherwise never stop retrying, and a `timeoutMs` of `NaN` would time
- * every attempt out at once.
- * @internal
- */
-export function checkCallLimits(options: {
-  maxRetries?: number | undefined
-  timeoutMs?: number | undefined
-  deadlineMs?: number | undefined
-}): void {
-  const issues: ValidationIssue[] = []
-  const { maxRetries, timeoutMs, deadlineMs } = options
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    issues.push({ path: ['maxRetries'], message: 'must be a whole number ≥ 0' })
-  }
-  for (const [name, value] of [
-    ['timeoutMs', timeoutMs],
-    ['deadlineMs', deadlineMs],
-  ] as const) {
-    if (value !== undefined && !(typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS)) {
-      issues.push({ path: [name], message: `must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}` })
-    }
-  }
-  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid request options')
 }

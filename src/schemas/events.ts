@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Providers seen for chat and push channels (server-notes.md); open. */

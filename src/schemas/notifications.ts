@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is

@@ -6,15 +6,15 @@ import {
   ApiError,
   ConnectionError,
   type NotifyKitError,
-  parseRetryAfterMs,
   RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from '../../src/core/errors.js'
+import { checkCallOptions } from '../../src/internal/option-schemas.js'
+import { parseRetryAfterMs } from '../../src/internal/response-headers.js'
 import {
   backoffMs,
-  checkCallLimits,
   decideRetry,
   isStaleSocket,
   MAX_RETRY_AFTER_MS,
@@ -208,10 +208,10 @@ describe('backoffMs', () => {
   })
 })
 
-describe('checkCallLimits', () => {
+describe('checkCallOptions', () => {
   it('accepts the usual values and nothing at all', () => {
-    expect(() => checkCallLimits({})).not.toThrow()
-    expect(() => checkCallLimits({ maxRetries: 0, timeoutMs: 1, deadlineMs: 30_000 })).not.toThrow()
+    expect(() => checkCallOptions({})).not.toThrow()
+    expect(() => checkCallOptions({ maxRetries: 0, timeoutMs: 1, deadlineMs: 30_000 })).not.toThrow()
   })
 
   it.each([
@@ -227,7 +227,7 @@ describe('checkCallLimits', () => {
   ])('rejects %o naming %s', (limits, name) => {
     const error = (() => {
       try {
-        checkCallLimits(limits)
+        checkCallOptions(limits)
       } catch (caught) {
         return caught
       }

@@ -1,12 +1,12 @@
 import { Agent, type Dispatcher, util } from 'undici'
 import {
-  AbortError,
   ConnectionError,
   type NotifyKitError,
   type ResponseHeaders,
   ResponseTooLargeError,
   TimeoutError,
 } from '../../core/errors.js'
+import { callerAbortError } from '../abort.js'
 import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
@@ -61,7 +61,7 @@ export class UndiciTransport implements Transport {
   }
 
   send(request: WireRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WireResponse> {
-    if (signal?.aborted) return Promise.reject(abortError(signal))
+    if (signal?.aborted) return Promise.reject(callerAbortError(signal))
     return new Promise((resolve, reject) => {
       const exchange = new Exchange(this.#settings, timeoutMs, signal, resolve, reject)
       try {
@@ -140,7 +140,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     )
     // Most calls pass no signal: no listener, no closure.
     if (signal) {
-      this.#onCallerAbort = () => this.#abandon(abortError(signal))
+      this.#onCallerAbort = () => this.#abandon(callerAbortError(signal))
       signal.addEventListener('abort', this.#onCallerAbort, { once: true })
     }
   }
@@ -222,10 +222,6 @@ function utf8Text(chunks: Buffer[], size: number): string {
   const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   return bytes.toString('utf8', start)
-}
-
-function abortError(signal: AbortSignal): AbortError {
-  return new AbortError('The request was aborted by the caller', { cause: signal.reason })
 }
 
 function isUndiciTimeout(error: unknown): boolean {

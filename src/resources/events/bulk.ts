@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto'
 import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
-  issuesOf,
   type NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
-  TimeoutError,
   type ValidationIssue,
 } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
-import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
+import { deadlineError } from '../../internal/deadline.js'
+import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, normalizeHeaders } from '../../internal/headers.js'
+import { issuesOf } from '../../internal/issues.js'
+import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { EventOperations } from './operations.js'
@@ -40,7 +40,6 @@ export interface BulkTriggerOptions extends RequestOptions {
 }
 
 const DEFAULT_CONCURRENCY = 2
-const BULK_PATH = '/v1/events/trigger/bulk'
 
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request
@@ -56,14 +55,15 @@ export async function triggerInChunks(
 ): Promise<WithResponse<TriggerResult[]>> {
   const { concurrency = DEFAULT_CONCURRENCY, onProgress, ...requestOptions } = options
   checkEvents(operations, events)
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RequestValidationError(
-      [{ path: ['concurrency'], message: 'Must be a whole number of at least 1' }],
-      'Invalid request options',
-    )
-  }
+  checkBulkOptions(options)
   const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
   const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
+  // Whatever would make the request core refuse every chunk alike fails here, before the first
+  // request: the events, limits and keys above, the headers here. A chunk the core still refuses
+  // is then a failed chunk like any other, and every event stays accounted for.
+  normalizeHeaders(requestOptions.headers, 'headers')
+  const { method } = operations.bulk
+  const path = operations.bulk.path.template
   const deadline =
     requestOptions.deadlineMs === undefined ? undefined : Date.now() + requestOptions.deadlineMs
   const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
@@ -72,10 +72,6 @@ export async function triggerInChunks(
   let last: WithResponse<TriggerResult[]> | undefined
   let attempts = 0
   let nextChunk = 0
-  // The events were checked above and every chunk gets the same options, so a validation error
-  // from the request core is a problem with the options (a bad header, say): it would refuse every
-  // chunk the same way, before anything is sent, so it stops the call.
-  let refused: RequestValidationError | undefined
 
   const sendChunk = async (chunkIndex: number) => {
     const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
@@ -88,9 +84,12 @@ export async function triggerInChunks(
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
-        throw new TimeoutError(
-          `The call ran past its deadline of ${requestOptions.deadlineMs} ms before this request was sent`,
-        ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: 0 })
+        throw deadlineError(requestOptions.deadlineMs, { notSent: true }).withContext({
+          method,
+          path,
+          idempotencyKey,
+          attempts: 0,
+        })
       }
       outcome = await core.execute(
         operations.bulk,
@@ -102,13 +101,12 @@ export async function triggerInChunks(
         },
       )
     } catch (error) {
-      if (error instanceof RequestValidationError) refused ??= error
       // The request core turns every failure into a NotifyKitError carrying its call context.
       failure = error as NotifyKitError
     }
     if (outcome) {
       attempts += outcome.response.attempts
-      failure = countMismatch(outcome, chunk.length, idempotencyKey)
+      failure = countMismatch(outcome, chunk.length, { method, path, idempotencyKey })
     } else if (failure) {
       attempts += failure.attempts
     }
@@ -123,31 +121,22 @@ export async function triggerInChunks(
       progress.failed += chunk.length
     }
     try {
-      if (!refused) onProgress?.({ ...progress })
+      onProgress?.({ ...progress })
     } catch {
       // A broken progress callback must not lose the results of requests that were sent.
     }
   }
 
   const worker = async () => {
-    while (nextChunk < chunkCount && !refused) await sendChunk(nextChunk++)
+    while (nextChunk < chunkCount) await sendChunk(nextChunk++)
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, chunkCount) }, worker))
-  if (refused) {
-    if (!last && failures.every((failure) => failure.error instanceof RequestValidationError)) throw refused
-    // Not reachable with the checks above; kept so that every event stays accounted for.
-    for (let chunkIndex = nextChunk; chunkIndex < chunkCount; chunkIndex++) {
-      const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
-      const eventIndexes = range(start, Math.min(start + MAX_EVENTS_PER_BULK_REQUEST, events.length))
-      failures.push({ chunkIndex, eventIndexes, error: refused })
-    }
-  }
 
   if (failures.length > 0 || !last) {
     failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
     throw new BulkTriggerError(results, failures).withContext({
-      method: 'POST',
-      path: BULK_PATH,
+      method,
+      path,
       idempotencyKey: baseKey,
       attempts,
     })
@@ -166,7 +155,7 @@ export async function triggerInChunks(
 function countMismatch(
   outcome: WithResponse<TriggerResult[]>,
   expected: number,
-  idempotencyKey: string,
+  call: { method: string; path: string; idempotencyKey: string },
 ): NotifyKitError | undefined {
   const data: unknown = outcome.data
   if (Array.isArray(data) && data.length === expected) return undefined
@@ -176,24 +165,21 @@ function countMismatch(
     `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
     outcome.response.status,
     body,
-  ).withContext({ method: 'POST', path: BULK_PATH, idempotencyKey, attempts: outcome.response.attempts })
+  ).withContext({ ...call, attempts: outcome.response.attempts })
 }
 
 /** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */
 function chunkKeyBase(key: string | undefined, chunkCount: number): string {
-  if (key === undefined) return randomUUID()
+  if (key === undefined) return globalThis.crypto.randomUUID()
   checkIdempotencyKey(key)
   const longest = `${key}:${chunkCount - 1}`
   if (longest.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new RequestValidationError(
-      [
-        {
-          path: ['idempotencyKey'],
-          message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
-        },
-      ],
-      'Invalid request options',
-    )
+    throw invalidRequestOptions([
+      {
+        path: ['idempotencyKey'],
+        message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
+      },
+    ])
   }
   return key
 }

@@ -3,7 +3,13 @@ import type { RequestOptions } from '../../core/options.js'
 import type { RequestCore } from '../../internal/request.js'
 import type { TriggerResult } from '../../schemas/events.js'
 import { type BulkTriggerOptions, triggerInChunks } from './bulk.js'
-import { cancelEvent, checkedOperations, type EventOperations, uncheckedOperations } from './operations.js'
+import {
+  cancelEvent,
+  checkedOperations,
+  type EventOperations,
+  uncheckedOperations,
+  type WorkflowSchemaMap,
+} from './operations.js'
 import type { BroadcastEventParams, TriggerEventParams, WorkflowPayloads } from './workflows.js'
 
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */
@@ -12,7 +18,7 @@ export class Events<W extends object = WorkflowPayloads> {
   readonly #operations: EventOperations
 
   /** @internal */
-  constructor(core: RequestCore, workflowSchemas?: unknown) {
+  constructor(core: RequestCore, workflowSchemas?: WorkflowSchemaMap) {
     this.#core = core
     this.#operations =
       workflowSchemas === undefined ? uncheckedOperations : checkedOperations(workflowSchemas)

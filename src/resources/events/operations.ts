@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import { NotifyKitError } from '../../core/errors.js'
 import { defineOperation, type Operation } from '../../internal/operation.js'
 import {
   type BroadcastEventRequest,
@@ -46,6 +45,9 @@ const broadcastEvent = defineOperation({
   result: TriggerResultSchema,
 })
 
+/** The `workflows` client option: payload schemas by workflow name. */
+export type WorkflowSchemaMap = Readonly<Record<string, z.ZodType | undefined>>
+
 /** The operations that carry payloads, as this client checks them. @internal */
 export interface EventOperations {
   trigger: Operation<TriggerEventRequest, TriggerResult>
@@ -59,7 +61,7 @@ export const uncheckedOperations: EventOperations = {
   broadcast: broadcastEvent,
 }
 
-export function checkedOperations(workflows: unknown): EventOperations {
+export function checkedOperations(workflows: WorkflowSchemaMap): EventOperations {
   const schemas = copySchemas(workflows)
   return {
     trigger: withPayloadCheck(triggerEvent, schemas, (event) => [{ event, path: [] }]),
@@ -71,19 +73,12 @@ export function checkedOperations(workflows: unknown): EventOperations {
 }
 
 /**
- * Checks the `workflows` option once, at construction, and copies it: a map changed later by the
- * caller does not change what this client checks.
+ * Copies the `workflows` option (checked with the other client options) at construction: a map
+ * changed later by the caller does not change what this client checks.
  */
-function copySchemas(workflows: unknown): Readonly<Record<string, z.ZodType>> {
-  if (workflows === null || typeof workflows !== 'object' || Array.isArray(workflows)) {
-    throw new NotifyKitError('The workflows option must map workflow names to zod schemas')
-  }
-  const entries = Object.entries(workflows).filter(([, schema]) => schema !== undefined)
-  for (const [name, schema] of entries) {
-    if (typeof (schema as { safeParse?: unknown } | null)?.safeParse !== 'function') {
-      throw new NotifyKitError(`workflows[${JSON.stringify(name)}] must be a zod schema`)
-    }
-  }
+function copySchemas(workflows: WorkflowSchemaMap): Readonly<Record<string, z.ZodType>> {
   // fromEntries defines properties, so a workflow named `__proto__` stays a workflow.
-  return Object.fromEntries(entries) as Record<string, z.ZodType>
+  return Object.fromEntries(
+    Object.entries(workflows).filter((entry): entry is [string, z.ZodType] => entry[1] !== undefined),
+  )
 }

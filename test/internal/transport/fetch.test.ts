@@ -265,7 +265,7 @@ describe('the fetch option at construction', () => {
   it('must be a function', () => {
     const notAFunction = 'fetch' as unknown as NotificationClientOptions['fetch']
     expect(() => new NotificationClient({ ...options, fetch: notAFunction })).toThrow(
-      new NotifyKitError('The fetch option must be a function'),
+      new NotifyKitError('fetch must be a function'),
     )
   })
 

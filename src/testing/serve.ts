@@ -25,6 +25,9 @@ export interface ServedHandler {
   close(): Promise<void>
 }
 
+/** @deprecated The same type as {@link ServedHandler}, which `fake.listen()` resolves to. */
+export type FakeServer = ServedHandler
+
 /**
  * Serves a Fetch-style handler over a real node:http server. `Response.error()` destroys the socket
  * without answering (the client sees a reset), and a handler that answers `undefined` gets a 404 so

@@ -1,6 +1,6 @@
 import { type HttpHandler, http } from 'msw'
 import { FetchHandlerDispatcher } from '../fetch-dispatcher.js'
-import { serveFetchHandler } from '../serve.js'
+import { type ServedHandler, serveFetchHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
 import { ROUTES, type Route, type RouteMethod } from './routes.js'
@@ -11,7 +11,6 @@ import type {
   FakeNotification,
   FakePreferences,
   FakeRequestRecord,
-  FakeServer,
   FakeServiceOptions,
   FakeSubscriber,
   FakeTopic,
@@ -109,7 +108,7 @@ export class FakeService {
    * await server.close()
    * ```
    */
-  listen(options: { port?: number } = {}): Promise<FakeServer> {
+  listen(options: { port?: number } = {}): Promise<ServedHandler> {
     return serveFetchHandler(this.handle, { port: options.port ?? 0 })
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { HttpError } from './http.js'
 import {
   channelsOf,
@@ -92,7 +91,7 @@ function run(
   const workflow = state.workflows.get(input.name)
   if (!workflow) throw new HttpError(422, 'workflow_not_found')
   checkPayload(workflow, input.payload)
-  const transactionId = input.transactionId ?? randomUUID()
+  const transactionId = input.transactionId ?? globalThis.crypto.randomUUID()
   // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
   // transactionId) and its worker then drops it, so nothing new is created and nothing says so.
   if (state.transactions.has(transactionId)) return { acknowledged: true, status: 'processed', transactionId }

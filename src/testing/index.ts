@@ -1,4 +1,6 @@
 export * from './fake/index.js'
-export { type FetchHandler, FetchHandlerDispatcher } from './fetch-dispatcher.js'
+export { FetchHandlerDispatcher } from './fetch-dispatcher.js'
+export type { FetchHandler } from './fetch-handler.js'
+export type { InMemoryFetch } from './in-memory-fetch.js'
 export { createMswDispatcher } from './msw-dispatcher.js'
 export { type FakeServer, type ServedHandler, type ServeOptions, serveFetchHandler } from './serve.js'

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { FetchHandler } from './fetch-dispatcher.js'
+import type { FetchHandler } from './fetch-handler.js'
 
 export interface ServeOptions {
   /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from '../../src/index.js'
-import { type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/fetch-dispatcher.js'
+import { type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
 import { startServer } from '../helpers/servers.js'
 
 /** A key no real output contains by chance: any occurrence of it is a leak. */

@@ -1,5 +1,6 @@
 import { type HttpHandler, http } from 'msw'
 import { FetchHandlerDispatcher } from '../fetch-dispatcher.js'
+import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
 import { type ServedHandler, serveFetchHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
@@ -67,6 +68,19 @@ export class FakeService {
    * ```
    */
   readonly handle = (request: Request): Promise<Response> => this.#pipeline.handle(request)
+
+  /**
+   * A WHATWG `fetch` answering from {@link FakeService.handle} in memory, no socket: the way to reach
+   * the fake on every runtime (Node, Bun, Deno, workerd, edge, browsers), from the client or from any
+   * code that takes a fetch. An aborted signal rejects with its reason, even during `fake.delay()`; a
+   * dropped-connection fault rejects as a reset connection does. Bound, like `handle`.
+   *
+   * @example
+   * ```ts
+   * const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
+   * ```
+   */
+  readonly fetch: InMemoryFetch = inMemoryFetch(this.handle)
 
   /**
    * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket.

@@ -1,10 +1,9 @@
-import { type HttpHandler, http } from 'msw'
-import { FetchHandlerDispatcher } from '../fetch-dispatcher.js'
+import type { HttpHandler } from 'msw'
 import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
-import { type ServedHandler, serveFetchHandler } from '../serve.js'
+import { FetchHandlerDispatcher, fakeMswHandlers, serveFetchHandler } from '../platform/node.js'
+import type { ServedHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
-import { ROUTES, type Route, type RouteMethod } from './routes.js'
 import { FakeState } from './state.js'
 import type {
   FakeFault,
@@ -106,7 +105,7 @@ export class FakeService {
    * ```
    */
   get handlers(): HttpHandler[] {
-    this.#handlers ??= ROUTES.map((route) => mswHandler(route, this.handle))
+    this.#handlers ??= fakeMswHandlers(this.handle)
     return [...this.#handlers]
   }
 
@@ -266,15 +265,4 @@ export class FakeService {
     for (const topic of this.#options.topics ?? []) state.addTopic(topic)
     return state
   }
-}
-
-const MSW_METHODS: Record<RouteMethod, typeof http.get> = {
-  GET: http.get,
-  POST: http.post,
-  PATCH: http.patch,
-  DELETE: http.delete,
-}
-
-function mswHandler(route: Route, handle: (request: Request) => Promise<Response>): HttpHandler {
-  return MSW_METHODS[route.method](`*${route.pattern}`, ({ request }) => handle(request))
 }

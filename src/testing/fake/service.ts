@@ -82,7 +82,8 @@ export class FakeService {
   readonly fetch: InMemoryFetch = inMemoryFetch(this.handle)
 
   /**
-   * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket.
+   * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket. Node only;
+   * {@link FakeService.fetch} works everywhere.
    *
    * @example
    * ```ts
@@ -96,7 +97,8 @@ export class FakeService {
 
   /**
    * msw request handlers for the seven routes on any origin. Requests to other paths fall through
-   * to your other handlers (or msw's unhandled-request policy).
+   * to your other handlers (or msw's unhandled-request policy). Needs msw, an optional peer dependency
+   * loaded on first use, and Node; elsewhere, use {@link FakeService.fetch}.
    *
    * @example
    * ```ts

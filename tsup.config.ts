@@ -16,12 +16,20 @@ const portablePlatform: Plugin = {
 
 const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts' }
 
+// msw is an optional peer dependency of notifykit/testing, yet the types of `fake.handlers` and
+// `createMswDispatcher` are msw's own (its handler classes have private members: no structural type
+// can pass for them). Where msw is missing, this makes its import `any` instead of an error, so the
+// rest of the test kit's types still compile. It only covers the line after it: the msw import comes
+// first in dist/testing.d.ts (checked by test/testing/consumer-types.test.ts).
+const OPTIONAL_MSW_TYPES =
+  '// @ts-ignore -- msw is optional: without it, its types are `any` and the rest of the test kit compiles.'
+
 export default defineConfig([
   {
-    // dist/index.{js,cjs,d.ts,d.cts}, dist/testing.{js,cjs,d.ts,d.cts}: Node, undici inside.
+    // dist/index.{js,cjs,d.ts,d.cts}, dist/testing.{js,cjs}: Node, undici inside.
     entry,
     format: ['esm', 'cjs'],
-    dts: true,
+    dts: { entry: { index: entry.index } },
     // dist/portable is the other build's, made at the same time.
     clean: ['!portable/**'],
     sourcemap: true,
@@ -32,6 +40,16 @@ export default defineConfig([
     // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
     removeNodeProtocol: false,
     // Dependencies and peer dependencies (undici, zod, msw) stay imports; tsup bundles only our code.
+    external: ['undici', 'zod', 'msw'],
+    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there.
+    shims: true,
+  },
+  {
+    // dist/testing.{d.ts,d.cts}, on their own for their banner.
+    entry: { testing: entry.testing },
+    format: ['esm', 'cjs'],
+    dts: { only: true, banner: OPTIONAL_MSW_TYPES },
+    clean: false,
     external: ['undici', 'zod', 'msw'],
   },
   {

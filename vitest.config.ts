@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+// Tests that read like user code import 'notifykit' and 'notifykit/testing'; they resolve to the sources.
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^notifykit\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^notifykit$/, replacement: source('./src/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 10_000,

@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream'
 import { Dispatcher, errors } from 'undici'
-
-/**
- * Answers one Fetch `Request`. `undefined` means "no route": the dispatcher fails the request
- * loudly instead of inventing a response. `Response.error()` stands for a dropped connection.
- */
-export type FetchHandler = (request: Request) => Response | undefined | Promise<Response | undefined>
+import type { FetchHandler } from './fetch-handler.js'
 
 /**
  * An undici `Dispatcher` that answers every request from a Fetch-style handler, in memory, with no

@@ -1,4 +1,5 @@
 export * from './fake/index.js'
-export { type FetchHandler, FetchHandlerDispatcher } from './fetch-dispatcher.js'
-export { createMswDispatcher } from './msw-dispatcher.js'
-export { type ServedHandler, type ServeOptions, serveFetchHandler } from './serve.js'
+export type { FetchHandler } from './fetch-handler.js'
+export type { InMemoryFetch } from './in-memory-fetch.js'
+export { createMswDispatcher, FetchHandlerDispatcher, serveFetchHandler } from './platform/node.js'
+export type { FakeServer, ServedHandler, ServeOptions } from './serve.js'

@@ -1,10 +1,11 @@
-import { getResponse, type RequestHandler } from 'msw'
+import type { RequestHandler } from 'msw'
 import { FetchHandlerDispatcher } from './fetch-dispatcher.js'
+import { loadMsw } from './msw.js'
 
 /**
  * An undici `Dispatcher` that answers from msw request handlers. msw's interceptors cannot see
  * requests made through undici's own `Dispatcher.request()`, so pass this as the client's
- * `dispatcher` instead of starting an msw server.
+ * `dispatcher` instead of starting an msw server. Needs msw (an optional peer dependency).
  *
  * @example
  * ```ts
@@ -18,6 +19,7 @@ import { FetchHandlerDispatcher } from './fetch-dispatcher.js'
  * ```
  */
 export function createMswDispatcher(handlers: readonly RequestHandler[]): FetchHandlerDispatcher {
+  const { getResponse } = loadMsw('createMswDispatcher')
   const list = [...handlers]
   return new FetchHandlerDispatcher((request) => getResponse(list, request))
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { FetchHandler } from './fetch-dispatcher.js'
+import type { FetchHandler } from './fetch-handler.js'
 
 export interface ServeOptions {
   /**
@@ -24,6 +24,9 @@ export interface ServedHandler {
    */
   close(): Promise<void>
 }
+
+/** @deprecated The same type as {@link ServedHandler}, which `fake.listen()` resolves to. */
+export type FakeServer = ServedHandler
 
 /**
  * Serves a Fetch-style handler over a real node:http server. `Response.error()` destroys the socket

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { reasonPhrase } from './reason-phrases.js'
 
 /**
  * An answer before it becomes a `Response`: kept as data so the idempotency store can replay it and
@@ -42,10 +42,6 @@ export type FieldErrors = Record<string, { messages: string[]; value?: unknown }
 
 export function validationError(errors: FieldErrors): HttpError {
   return new HttpError(422, 'Validation Error', { errors })
-}
-
-export function reasonPhrase(status: number): string {
-  return STATUS_CODES[status] ?? 'Error'
 }
 
 /** The wrapped success body: every successful JSON body is `{ data: ... }` (server-notes.md). */

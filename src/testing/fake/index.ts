@@ -17,7 +17,6 @@ export type {
   FakeRateLimit,
   FakeRequestRecord,
   FakeSchedule,
-  FakeServer,
   FakeServiceOptions,
   FakeStatusFault,
   FakeStepType,

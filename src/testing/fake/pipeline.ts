@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { FaultQueue } from './faults.js'
-import { errorReply, fromHttpError, HttpError, type Reply, reasonPhrase, toResponse } from './http.js'
+import { errorReply, fromHttpError, HttpError, type Reply, toResponse } from './http.js'
 import { fingerprint, IdempotencyStore, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js'
 import { costOf, RateLimiter } from './rate-limit.js'
+import { reasonPhrase } from './reason-phrases.js'
 import { matchRoute, type Route } from './routes.js'
 import type { FakeState } from './state.js'
 import type { FakeRequestRecord, FakeServiceOptions } from './types.js'
@@ -52,7 +52,10 @@ export class RequestPipeline {
   async handle(request: Request): Promise<Response> {
     const url = new URL(request.url)
     const method = request.method.toUpperCase()
-    const text = method === 'GET' || method === 'HEAD' ? '' : await request.text()
+    // Bytes first: the size limit counts bytes, and `Buffer` is not there to count them outside Node.
+    const bytes =
+      method === 'GET' || method === 'HEAD' ? new Uint8Array() : new Uint8Array(await request.arrayBuffer())
+    const text = new TextDecoder().decode(bytes)
     const body = parseJson(text)
     const headers: Record<string, string> = {}
     request.headers.forEach((value, name) => {
@@ -81,7 +84,7 @@ export class RequestPipeline {
       method,
       path: url.pathname,
       headers,
-      bytes: Buffer.byteLength(text),
+      bytes: bytes.byteLength,
       body,
       settled,
     })
@@ -184,7 +187,9 @@ export class RequestPipeline {
       if (error instanceof HttpError) return fromHttpError(error, path)
       // A bug in the fake, not a scripted failure: answer like the server's 500, with the cause visible.
       const message = error instanceof Error ? error.message : String(error)
-      return errorReply(500, path, `Internal fake service error: ${message}`, { errorId: randomUUID() })
+      return errorReply(500, path, `Internal fake service error: ${message}`, {
+        errorId: globalThis.crypto.randomUUID(),
+      })
     }
   }
 
@@ -199,7 +204,10 @@ export class RequestPipeline {
   }
 
   #respond(reply: Reply): Response {
-    return toResponse({ ...reply, headers: { ...reply.headers, 'x-request-id': randomUUID() } })
+    return toResponse({
+      ...reply,
+      headers: { ...reply.headers, 'x-request-id': globalThis.crypto.randomUUID() },
+    })
   }
 }
 

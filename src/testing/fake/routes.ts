@@ -1,8 +1,8 @@
-import { broadcast, cancel, trigger, triggerBulk } from './events.js'
 import { HttpError, ok, type Reply } from './http.js'
 import { markAll } from './messages.js'
 import { updatePreferences } from './preferences.js'
 import type { FakeState } from './state.js'
+import { broadcast, cancel, trigger, triggerBulk } from './triggers.js'
 import { parseBroadcast, parseBulk, parseMarkAll, parsePreferences, parseTrigger } from './validation.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'

@@ -1,9 +1,9 @@
-import { type HttpHandler, http } from 'msw'
-import { FetchHandlerDispatcher } from '../fetch-dispatcher.js'
-import { serveFetchHandler } from '../serve.js'
+import type { HttpHandler } from 'msw'
+import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
+import { FetchHandlerDispatcher, fakeMswHandlers, serveFetchHandler } from '../platform/node.js'
+import type { ServedHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
-import { ROUTES, type Route, type RouteMethod } from './routes.js'
 import { FakeState } from './state.js'
 import type {
   FakeFault,
@@ -11,7 +11,6 @@ import type {
   FakeNotification,
   FakePreferences,
   FakeRequestRecord,
-  FakeServer,
   FakeServiceOptions,
   FakeSubscriber,
   FakeTopic,
@@ -70,7 +69,21 @@ export class FakeService {
   readonly handle = (request: Request): Promise<Response> => this.#pipeline.handle(request)
 
   /**
-   * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket.
+   * A WHATWG `fetch` answering from {@link FakeService.handle} in memory, no socket: the way to reach
+   * the fake on every runtime (Node, Bun, Deno, workerd, edge, browsers), from the client or from any
+   * code that takes a fetch. An aborted signal rejects with its reason, even during `fake.delay()`; a
+   * dropped-connection fault rejects as a reset connection does. Bound, like `handle`.
+   *
+   * @example
+   * ```ts
+   * const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
+   * ```
+   */
+  readonly fetch: InMemoryFetch = inMemoryFetch(this.handle)
+
+  /**
+   * An undici `Dispatcher` answering from {@link FakeService.handle} in memory, no socket. Node only;
+   * {@link FakeService.fetch} works everywhere.
    *
    * @example
    * ```ts
@@ -84,7 +97,8 @@ export class FakeService {
 
   /**
    * msw request handlers for the seven routes on any origin. Requests to other paths fall through
-   * to your other handlers (or msw's unhandled-request policy).
+   * to your other handlers (or msw's unhandled-request policy). Needs msw, an optional peer dependency
+   * loaded on first use, and Node; elsewhere, use {@link FakeService.fetch}.
    *
    * @example
    * ```ts
@@ -93,7 +107,7 @@ export class FakeService {
    * ```
    */
   get handlers(): HttpHandler[] {
-    this.#handlers ??= ROUTES.map((route) => mswHandler(route, this.handle))
+    this.#handlers ??= fakeMswHandlers(this.handle)
     return [...this.#handlers]
   }
 
@@ -109,7 +123,7 @@ export class FakeService {
    * await server.close()
    * ```
    */
-  listen(options: { port?: number } = {}): Promise<FakeServer> {
+  listen(options: { port?: number } = {}): Promise<ServedHandler> {
     return serveFetchHandler(this.handle, { port: options.port ?? 0 })
   }
 
@@ -253,15 +267,4 @@ export class FakeService {
     for (const topic of this.#options.topics ?? []) state.addTopic(topic)
     return state
   }
-}
-
-const MSW_METHODS: Record<RouteMethod, typeof http.get> = {
-  GET: http.get,
-  POST: http.post,
-  PATCH: http.patch,
-  DELETE: http.delete,
-}
-
-function mswHandler(route: Route, handle: (request: Request) => Promise<Response>): HttpHandler {
-  return MSW_METHODS[route.method](`*${route.pattern}`, ({ request }) => handle(request))
 }

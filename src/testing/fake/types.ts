@@ -310,14 +310,3 @@ export interface FakePreferences {
     workflow: { slug: string; identifier: string; name: string; updatedAt: string }
   }[]
 }
-
-/** What `fake.listen()` resolves to. */
-export interface FakeServer {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
-  baseUrl: string
-  /**
-   * Stops listening and closes every connection, idle keep-alive ones included.
-   * @example `afterAll(() => server.close())`
-   */
-  close(): Promise<void>
-}

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { HttpError } from './http.js'
 import {
   channelsOf,
@@ -12,8 +11,11 @@ import {
 import type { FakeExecutionDetail, FakeJob, FakeNotification } from './types.js'
 import type { BroadcastInput, RecipientInput, TriggerInput } from './validation.js'
 
-/** api.md 2.5. */
-export interface TriggerResult {
+/**
+ * What the fake answers to one trigger, inside `{ data }`: the server's acknowledgement, not the SDK's
+ * parsed `TriggerResult`.
+ */
+export interface TriggerOutcome {
   acknowledged: boolean
   status: string
   transactionId?: string
@@ -36,12 +38,12 @@ const DEFAULT_PROVIDER: Record<string, string> = {
 }
 
 /** POST /v1/events/trigger. Throws the 422 and 400 the server answers with. */
-export function trigger(state: FakeState, input: TriggerInput): TriggerResult {
+export function trigger(state: FakeState, input: TriggerInput): TriggerOutcome {
   return run(state, input, (actorId) => expandRecipients(state, input.to, actorId))
 }
 
 /** POST /v1/events/trigger/broadcast: every subscriber that exists when it is processed. */
-export function broadcast(state: FakeState, input: BroadcastInput): TriggerResult {
+export function broadcast(state: FakeState, input: BroadcastInput): TriggerOutcome {
   return run(state, input, () =>
     [...state.subscribers.values()].map((subscriber) => ({
       subscriber,
@@ -52,7 +54,7 @@ export function broadcast(state: FakeState, input: BroadcastInput): TriggerResul
 }
 
 /** POST /v1/events/trigger/bulk: each event on its own; a failing one fills its slot with an error result. */
-export function triggerBulk(state: FakeState, inputs: TriggerInput[]): TriggerResult[] {
+export function triggerBulk(state: FakeState, inputs: TriggerInput[]): TriggerOutcome[] {
   return inputs.map((input) => {
     try {
       return trigger(state, input)
@@ -85,11 +87,11 @@ function run(
   state: FakeState,
   input: BroadcastInput,
   targets: (actorId: string | undefined) => Target[],
-): TriggerResult {
+): TriggerOutcome {
   const workflow = state.workflows.get(input.name)
   if (!workflow) throw new HttpError(422, 'workflow_not_found')
   checkPayload(workflow, input.payload)
-  const transactionId = input.transactionId ?? randomUUID()
+  const transactionId = input.transactionId ?? globalThis.crypto.randomUUID()
   // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
   // transactionId) and its worker then drops it, so nothing new is created and nothing says so.
   if (state.transactions.has(transactionId)) return { acknowledged: true, status: 'processed', transactionId }

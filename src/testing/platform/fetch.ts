@@ -1,0 +1,33 @@
+import { NotifyKitError } from '../../core/errors.js'
+import type * as NodePlugins from './node.js'
+
+/**
+ * The portable build's stand-ins for the plug-ins of ./node.ts, with the same names and types: each
+ * fails, saying what it needs and that `fake.fetch` works everywhere. This module and everything it
+ * imports stay free of `undici`, `msw` and `node:` modules.
+ */
+
+// A class, so that `new` and `instanceof` work as they do with the Node build's; as no instance is
+// ever made, it can stand for that class's type without being an undici Dispatcher.
+export const FetchHandlerDispatcher = class {
+  constructor() {
+    throw nodeOnly('fake.dispatcher (a FetchHandlerDispatcher)', 'undici')
+  }
+} as unknown as typeof NodePlugins.FetchHandlerDispatcher
+
+export const serveFetchHandler: typeof NodePlugins.serveFetchHandler = () =>
+  Promise.reject(nodeOnly('fake.listen() (serveFetchHandler)', 'node:http'))
+
+export const createMswDispatcher: typeof NodePlugins.createMswDispatcher = () => {
+  throw nodeOnly('createMswDispatcher', 'undici and msw')
+}
+
+export const fakeMswHandlers: typeof NodePlugins.fakeMswHandlers = () => {
+  throw nodeOnly('fake.handlers', 'msw')
+}
+
+function nodeOnly(feature: string, needs: string): NotifyKitError {
+  return new NotifyKitError(
+    `${feature} needs Node (${needs}), which this build of notifykit/testing, for runtimes without Node sockets, does not load: use fake.fetch, which works everywhere (new NotificationClient({ fetch: fake.fetch }))`,
+  )
+}

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { ApiPromise, type WithResponse } from '../core/api-promise.js'
 import {
@@ -158,7 +157,9 @@ export class RequestCore {
     }
     if (keyed) {
       headers['idempotency-key'] =
-        options.idempotencyKey === undefined ? randomUUID() : checkIdempotencyKey(options.idempotencyKey)
+        options.idempotencyKey === undefined
+          ? globalThis.crypto.randomUUID()
+          : checkIdempotencyKey(options.idempotencyKey)
     }
     const wire: WireRequest = { method: operation.method, path, headers, body }
     return wire

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
@@ -181,7 +180,7 @@ function countMismatch(
 
 /** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */
 function chunkKeyBase(key: string | undefined, chunkCount: number): string {
-  if (key === undefined) return randomUUID()
+  if (key === undefined) return globalThis.crypto.randomUUID()
   checkIdempotencyKey(key)
   const longest = `${key}:${chunkCount - 1}`
   if (longest.length > MAX_IDEMPOTENCY_KEY_LENGTH) {

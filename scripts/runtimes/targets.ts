@@ -74,42 +74,47 @@ function nodeTarget(version: 'current' | '22' | '24'): Target {
   }
 }
 
-const bun: Target = {
-  name: 'bun',
-  build: 'portable',
-  async prepare(app) {
-    const binary = fileInPackage('@oven/bun-linux-x64', 'bin/bun')
-    const version = packageVersion('@oven/bun-linux-x64')
-    return {
-      label: `bun ${version}`,
-      userAgent: `bun/${version}`,
-      launch: cliLaunch(
-        app,
-        binary,
-        [],
-        cleanEnv({ DO_NOT_TRACK: '1', BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' }),
-      ),
-    }
-  },
+/** A runtime whose binary ships in an npm package (a devDependency); its version is the package's. */
+function packagedTarget(options: {
+  name: string
+  packageName: string
+  binaryPath: string
+  args: readonly string[]
+  env(app: App): NodeJS.ProcessEnv
+}): Target {
+  return {
+    name: options.name,
+    build: 'portable',
+    async prepare(app) {
+      const binary = fileInPackage(options.packageName, options.binaryPath)
+      const version = packageVersion(options.packageName)
+      return {
+        label: `${options.name} ${version}`,
+        userAgent: `${options.name}/${version}`,
+        launch: cliLaunch(app, binary, options.args, options.env(app)),
+      }
+    },
+  }
 }
+
+const bun = packagedTarget({
+  name: 'bun',
+  packageName: '@oven/bun-linux-x64',
+  binaryPath: 'bin/bun',
+  args: [],
+  env: () => cleanEnv({ DO_NOT_TRACK: '1', BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' }),
+})
 
 // `--allow-net` and nothing else: Deno loads modules from node_modules (the project's package.json
 // makes it read them, with the `deno` condition first) without `--allow-read`, so the scenario runs
 // from the installed tarball with no bundle.
-const deno: Target = {
+const deno = packagedTarget({
   name: 'deno',
-  build: 'portable',
-  async prepare(app) {
-    const binary = fileInPackage('@deno/linux-x64-glibc', 'deno')
-    const version = packageVersion('@deno/linux-x64-glibc')
-    const env = cleanEnv({ DENO_DIR: join(app.work, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })
-    return {
-      label: `deno ${version}`,
-      userAgent: `deno/${version}`,
-      launch: cliLaunch(app, binary, ['run', '--allow-net', '--no-lock'], env),
-    }
-  },
-}
+  packageName: '@deno/linux-x64-glibc',
+  binaryPath: 'deno',
+  args: ['run', '--allow-net', '--no-lock'],
+  env: (app) => cleanEnv({ DENO_DIR: join(app.work, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }),
+})
 
 function workerdTarget(nodejsCompat: boolean): Target {
   return {

@@ -36,6 +36,7 @@ import {
 } from './protocol.js'
 import { runRounds } from './rounds.js'
 import { median, round } from './stats.js'
+import { measureWorkers, workersMisses, workersTable } from './workers.js'
 
 const quick = process.argv.includes('--quick')
 // Many short rounds rather than a few long ones: the speed of this shared machine drifts within a
@@ -50,6 +51,7 @@ const settings = quick
       memoryWarmupCalls: 20_000,
       memoryCalls: 20_000,
       coldStarts: 5,
+      workerStartRounds: 5,
     }
   : {
       rounds: 80,
@@ -62,6 +64,7 @@ const settings = quick
       memoryWarmupCalls: 50_000,
       memoryCalls: 100_000,
       coldStarts: 25,
+      workerStartRounds: 15,
     }
 const SCENARIOS: Scenario[] = [
   { operation: 'trigger', concurrency: 1 },
@@ -386,13 +389,18 @@ log(`cold start: ${settings.coldStarts} processes each`)
 const coldResult = await measureColdStart(packageUrl, root, settings.coldStarts)
 log('bundle sizes')
 const bundleResult = await measureBundles(distEntry, root)
+log(`Cloudflare Workers: bundle sizes, ${settings.workerStartRounds} rounds of workerd starts`)
+const workersResult = await measureWorkers(root, settings.workerStartRounds)
 
 const summary = rows(roundsResult, memoryResult, coldResult, bundleResult)
 const elapsedS = round((performance.now() - started) / 1000, 1)
 const heading = `notifykit vs raw undici${quick ? ' (quick run)' : ''}: ${host.cpus} CPUs, ${host.cpuModel}, node ${host.node}, load average ${host.loadAverageAtStart.join(' ')} at start; ${settings.rounds} interleaved rounds of ${settings.segmentMs} ms, ratio = median of per-round ratios; ${elapsedS} s`
-const markdown = `${heading}\n\n${table(summary)}\n`
+const markdown = `${heading}\n\n${table(summary)}\n\n${workersTable(workersResult)}\n`
 process.stdout.write(`\n${markdown}`)
-const misses = summary.filter((row) => row.result === 'miss').map((row) => row.figure)
+const misses = [
+  ...summary.filter((row) => row.result === 'miss').map((row) => row.figure),
+  ...workersMisses(workersResult),
+]
 if (!memoryResult.gcExposed) log('WARNING: global.gc was not exposed; memory figures include garbage')
 if (dist.stale) log('WARNING: dist was stale (tsup failed)')
 writeFileSync(join(resultsDir, 'latest.md'), markdown)
@@ -412,6 +420,7 @@ writeFileSync(
       memory: memoryResult,
       coldStart: coldResult,
       bundle: bundleResult,
+      workers: workersResult,
     },
     null,
     2,

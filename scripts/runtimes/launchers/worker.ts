@@ -1,0 +1,4 @@
+// workerd (through miniflare): a module Worker.
+import { answerScenario } from './http.js'
+
+export default { fetch: answerScenario }

@@ -1,5 +1,11 @@
 import { ApiPromise, type WithResponse } from '../core/api-promise.js'
-import { ClientClosedError, NotifyKitError, RequestValidationError, TimeoutError } from '../core/errors.js'
+import {
+  type CallContext,
+  ClientClosedError,
+  NotifyKitError,
+  RequestValidationError,
+  TimeoutError,
+} from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
 import { deadlineError } from './deadline.js'
@@ -98,8 +104,15 @@ export class RequestCore {
     options: RequestOptions = NO_OPTIONS,
   ): Promise<WithResponse<Result>> {
     // Steps 1 and 2: everything that can be wrong with the call fails here, before the network.
-    if (options !== NO_OPTIONS) checkCallOptions(options)
-    const wire = this.#build(operation, input, options)
+    let wire: WireRequest
+    try {
+      if (options !== NO_OPTIONS) checkCallOptions(options)
+      wire = this.#build(operation, input, options)
+    } catch (error) {
+      // Nothing was sent: the route as documented, and no idempotency key.
+      const route = { method: operation.method, path: this.#config.basePath + operation.path.template }
+      throw callError(error, operation, route)
+    }
     const idempotencyKey = wire.headers['idempotency-key']
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
     try {
@@ -113,9 +126,7 @@ export class RequestCore {
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      throw error instanceof NotifyKitError
-        ? error.withContext(call)
-        : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(call)
+      throw callError(error, operation, call)
     }
   }
 
@@ -129,7 +140,7 @@ export class RequestCore {
         throw new RequestValidationError(issuesOf(parsed.error), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
-      body = JSON.stringify(input.body)
+      body = toJson(input.body, operation.name)
     }
     const keyed = sendsIdempotencyKey(operation.method)
     let headers: Record<string, string>
@@ -233,6 +244,30 @@ export class RequestCore {
         durationMs,
         attempt,
       },
+    )
+  }
+}
+
+/** Every failure of a call is a NotifyKitError that says which call it was. */
+function callError(
+  error: unknown,
+  operation: Operation<unknown, unknown>,
+  context: CallContext,
+): NotifyKitError {
+  return error instanceof NotifyKitError
+    ? error.withContext(context)
+    : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(context)
+}
+
+/** A payload JSON cannot carry (a BigInt, a cycle) is the caller's to fix, like any other bad field. */
+function toJson(body: unknown, operationName: string): string {
+  try {
+    return JSON.stringify(body)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new RequestValidationError(
+      [{ path: [], message: `cannot be sent as JSON: ${reason}` }],
+      `Invalid ${operationName} request`,
     )
   }
 }

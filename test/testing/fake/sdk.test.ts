@@ -34,8 +34,18 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     const fake = seededFake(options)
     return { fake, client: clientFor(fake) }
   }
-  /** Over a real socket: the client's own undici Agent, or Node's global fetch. */
-  const overSocket = transport === 'fetch' ? { fetch: nodeFetch } : {}
+  /** The fake on 127.0.0.1, and a client over a real socket: its own undici Agent, or Node's fetch. */
+  const listening = async () => {
+    const fake = seededFake()
+    const server = await fake.listen()
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      logLevel: 'off',
+      ...(transport === 'fetch' ? { fetch: nodeFetch } : {}),
+    })
+    return { fake, server, client }
+  }
 
   describe('the fake through the SDK: events', () => {
     it('creates one notification per recipient, with a job per step', async () => {
@@ -347,14 +357,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
 
   describe('the fake through the SDK: over a real socket', () => {
     it('serves the SDK with its real transport through listen()', async () => {
-      const fake = seededFake()
-      const server = await fake.listen()
-      const client = new NotificationClient({
-        apiKey: API_KEY,
-        baseUrl: server.baseUrl,
-        logLevel: 'off',
-        ...overSocket,
-      })
+      const { fake, server, client } = await listening()
       try {
         const result = await client.events.trigger({ name: 'digest', to: 'alice' })
         expect(await client.events.cancel(result.transactionId ?? '')).toBe(true)
@@ -367,14 +370,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     })
 
     it('survives a dropped connection after apply over a real socket, sending once', async () => {
-      const fake = seededFake()
-      const server = await fake.listen()
-      const client = new NotificationClient({
-        apiKey: API_KEY,
-        baseUrl: server.baseUrl,
-        logLevel: 'off',
-        ...overSocket,
-      })
+      const { fake, server, client } = await listening()
       try {
         fake.failNext({ dropConnection: true, afterApply: true })
         await client.events.trigger({ name: 'welcome', to: 'alice' })

@@ -187,13 +187,4 @@ export function countingConnection(
   return { connection, sent }
 }
 
-/** A dispatcher answering from `handle` that counts what reached it: "nothing sent" means 0. */
-export function countingDispatcher(handle: FetchHandler): {
-  dispatcher: FetchHandlerDispatcher
-  sent: Request[]
-} {
-  const { connection, sent } = countingConnection(handle, 'undici')
-  return { dispatcher: connection.dispatcher as FetchHandlerDispatcher, sent }
-}
-
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

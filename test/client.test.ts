@@ -34,8 +34,8 @@ describe('environment fallbacks', () => {
   it('sends the key and uses the base URL taken from the environment', async () => {
     vi.stubEnv('NOTIFYKIT_API_KEY', 'env-key')
     vi.stubEnv('NOTIFYKIT_BASE_URL', 'https://env.api.test/prefix')
-    const { seen, dispatcher } = answeringClient(() => json({ data: true }))
-    const client = new NotificationClient({ dispatcher })
+    const { seen, connection } = answeringClient(() => json({ data: true }))
+    const client = new NotificationClient(connection)
     await client.events.cancel('tx-1')
     const request = onlyRequest(seen)
     expect(request.headers.authorization).toBe('ApiKey env-key')

@@ -1,4 +1,6 @@
 import { createFakeService, type FakeService, type FakeServiceOptions } from '../../src/testing/index.js'
+import type { TransportName } from './transport.js'
+import { type Connection, handlerFetch } from './wire.js'
 
 export const API_KEY = 'test-key'
 
@@ -30,6 +32,14 @@ export function seededFake(overrides: FakeServiceOptions = {}): FakeService {
     topics: [{ topicKey: 'team', subscribers: ['alice', 'bob', 'carol'] }],
     ...overrides,
   })
+}
+
+/**
+ * How the SDK reaches `fake` in memory over the named transport. Once the fake has `fake.fetch`,
+ * `handlerFetch(fake.handle)` here becomes `fake.fetch`.
+ */
+export function fakeConnection(fake: FakeService, transport: TransportName): Connection {
+  return transport === 'fetch' ? { fetch: handlerFetch(fake.handle) } : { dispatcher: fake.dispatcher }
 }
 
 export interface CallResult {

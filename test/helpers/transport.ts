@@ -1,14 +1,33 @@
 import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
 import { API_KEY } from './wire.js'
 
+/** The SDK's two transports: undici's pool (the default on Node), and a WHATWG fetch (the `fetch` option). */
+export const TRANSPORTS = ['undici', 'fetch'] as const
+export type TransportName = (typeof TRANSPORTS)[number]
+
+export type FetchFunction = NonNullable<NotificationClientOptions['fetch']>
+
+/** Node's global fetch, passed as a user passes it: over a real socket, through Node's own pool. */
+export const nodeFetch: FetchFunction = (url, init) => fetch(url, init)
+
 const open = new Set<NotificationClient>()
 
 /**
- * A client over the SDK's real transport to a server on 127.0.0.1. Real-socket suites make every
- * client here, so that they can later run once per transport; `closeClients` ends them all.
+ * A client to a server on 127.0.0.1 over the named transport: the SDK's own undici Agent (or the
+ * `dispatcher` in `options`), or Node's global fetch. `closeClients` ends them all.
  */
-export function clientFor(server: { baseUrl: string }, options: NotificationClientOptions = {}) {
-  const client = new NotificationClient({ apiKey: API_KEY, baseUrl: server.baseUrl, ...options })
+export function clientFor(
+  server: { baseUrl: string },
+  options: NotificationClientOptions = {},
+  transport: TransportName = 'undici',
+) {
+  const connection = transport === 'fetch' ? { fetch: nodeFetch } : {}
+  const client = new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: server.baseUrl,
+    ...connection,
+    ...options,
+  })
   open.add(client)
   return client
 }

@@ -1,6 +1,7 @@
-import { HttpResponse, http, type RequestHandler } from 'msw'
+import { getResponse, HttpResponse, http, type RequestHandler } from 'msw'
 import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
 import { createMswDispatcher, type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
+import type { FetchFunction, TransportName } from './transport.js'
 
 export const API_KEY = 'nk_test_4f9c2b7e1a'
 export const BASE_URL = 'https://api.test'
@@ -20,21 +21,85 @@ export interface SeenRequest {
   text: string
 }
 
+/** The client options that choose a transport: spread into `new NotificationClient({ ... })`. */
+export type Connection = Pick<NotificationClientOptions, 'dispatcher' | 'fetch'>
+
+/**
+ * A `fetch` answering from `handle` in memory, as Node's fetch would over a socket: a handler's
+ * `Response.error()` rejects like a connection reset (`TypeError('fetch failed')`, cause code
+ * ECONNRESET), no answer or a throwing handler like any other network failure, and `init.signal`
+ * aborting (on real or fake timers) rejects with its reason, even while the handler is still busy.
+ * `fake.handle` fits as `handle`; so will `fake.fetch` in place of this whole function.
+ */
+export function handlerFetch(handle: FetchHandler): FetchFunction {
+  return async (url, { method, headers, body, signal }) => {
+    signal.throwIfAborted()
+    const request = new Request(url, { method, headers, body, signal })
+    let stopListening = (): void => undefined
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(signal.reason)
+      signal.addEventListener('abort', onAbort, { once: true })
+      stopListening = () => signal.removeEventListener('abort', onAbort)
+    })
+    try {
+      const response = await Promise.race([Promise.resolve().then(() => handle(request)), aborted]).catch(
+        (error: unknown) => {
+          throw signal.aborted ? signal.reason : fetchFailed(error)
+        },
+      )
+      if (!response) throw fetchFailed(new Error(`No handler answered ${request.method} ${request.url}`))
+      if (response.type === 'error') {
+        throw fetchFailed(
+          Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }),
+        )
+      }
+      return response
+    } finally {
+      stopListening()
+    }
+  }
+}
+
+/** How Node's fetch rejects on a network failure: the reason is only in `cause`. */
+function fetchFailed(cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause })
+}
+
+/** Options sending every request to `handle` in memory over the named transport. */
+export function inMemory(handle: FetchHandler, transport: TransportName = 'undici'): Connection {
+  return transport === 'fetch'
+    ? { fetch: handlerFetch(handle) }
+    : { dispatcher: new FetchHandlerDispatcher(handle) }
+}
+
+/** Options sending every request to msw `handlers`: createMswDispatcher, or a fetch over getResponse. */
+export function mswConnection(
+  handlers: readonly RequestHandler[],
+  transport: TransportName = 'undici',
+): Connection {
+  const list = [...handlers]
+  return transport === 'fetch'
+    ? { fetch: handlerFetch((request) => getResponse(list, request)) }
+    : { dispatcher: createMswDispatcher(list) }
+}
+
 export interface WireClient {
   client: NotificationClient
   /** Every request that reached the handlers, in order. */
   seen: SeenRequest[]
-  dispatcher: FetchHandlerDispatcher
+  /** What the client sends through, to build another client on the same handlers. */
+  connection: Connection
 }
 
 /**
- * A client whose requests go through createMswDispatcher to `handlers`, recording each request as
+ * A client whose requests go to msw `handlers` over the named transport, recording each request as
  * seen on the wire first. A request no handler answers fails the call (as a ConnectionError) but is
  * still recorded.
  */
 export function mswClient(
   handlers: readonly RequestHandler[],
   options: NotificationClientOptions = {},
+  transport: TransportName = 'undici',
 ): WireClient {
   const seen: SeenRequest[] = []
   // Answers nothing, so msw falls through to the real handlers; reads a clone so they can read the body.
@@ -42,14 +107,18 @@ export function mswClient(
     seen.push(await describeRequest(request.clone()))
     return undefined
   })
-  const dispatcher = createMswDispatcher([recorder, ...handlers])
-  const client = new NotificationClient({ apiKey: API_KEY, baseUrl: BASE_URL, dispatcher, ...options })
-  return { client, seen, dispatcher }
+  const connection = mswConnection([recorder, ...handlers], transport)
+  const client = new NotificationClient({ apiKey: API_KEY, baseUrl: BASE_URL, ...connection, ...options })
+  return { client, seen, connection }
 }
 
 /** A client whose every request gets the same answer. */
-export function answeringClient(answer: () => Response, options: NotificationClientOptions = {}): WireClient {
-  return mswClient([http.all('*', () => answer())], options)
+export function answeringClient(
+  answer: () => Response,
+  options: NotificationClientOptions = {},
+  transport: TransportName = 'undici',
+): WireClient {
+  return mswClient([http.all('*', () => answer())], options, transport)
 }
 
 export async function describeRequest(request: Request): Promise<SeenRequest> {
@@ -102,17 +171,20 @@ export async function settle<T>(
   }
 }
 
-/** A dispatcher answering from `handle` that counts what reached it: "nothing sent" means 0. */
-export function countingDispatcher(handle: FetchHandler): {
-  dispatcher: FetchHandlerDispatcher
-  sent: Request[]
-} {
+/**
+ * Options answering from `handle` in memory over the named transport, counting what reached it:
+ * "nothing sent" means 0.
+ */
+export function countingConnection(
+  handle: FetchHandler,
+  transport: TransportName = 'undici',
+): { connection: Connection; sent: Request[] } {
   const sent: Request[] = []
-  const dispatcher = new FetchHandlerDispatcher((request) => {
+  const connection = inMemory((request) => {
     sent.push(request)
     return handle(request)
-  })
-  return { dispatcher, sent }
+  }, transport)
+  return { connection, sent }
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

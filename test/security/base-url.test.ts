@@ -2,11 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { NotificationClient, NotifyKitError } from '../../src/index.js'
 import { CANARY_KEY } from '../helpers/secrets.js'
 import { startServer } from '../helpers/servers.js'
-import { countingDispatcher } from '../helpers/wire.js'
+import { nodeFetch, TRANSPORTS } from '../helpers/transport.js'
+import { countingConnection } from '../helpers/wire.js'
 
 function construct(baseUrl: string, allowInsecureHttp?: boolean) {
-  const { dispatcher } = countingDispatcher(() => Response.json({ data: true }))
-  return new NotificationClient({ apiKey: CANARY_KEY, baseUrl, dispatcher, allowInsecureHttp })
+  const { connection } = countingConnection(() => Response.json({ data: true }))
+  return new NotificationClient({ apiKey: CANARY_KEY, baseUrl, ...connection, allowInsecureHttp })
 }
 
 function constructionError(baseUrl: string, allowInsecureHttp?: boolean): NotifyKitError | undefined {
@@ -90,18 +91,26 @@ describe('baseUrl', () => {
     expect(() => client.withOptions({ baseUrl: 'http://api.example.com' })).toThrow(/in clear/)
   })
 
-  it('http: to 127.0.0.1 really works: the loopback exception is usable for local servers', async () => {
-    const server = await startServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end('{"data":true}')
-    })
-    const client = new NotificationClient({ apiKey: 'key', baseUrl: `${server.baseUrl}/prefix` })
-    try {
-      await expect(client.events.cancel('t1')).resolves.toBe(true)
-      expect(server.received.map((request) => request.path)).toEqual(['/prefix/v1/events/trigger/t1'])
-    } finally {
-      await client.close()
-      await server.close()
-    }
-  })
+  it.each(TRANSPORTS)(
+    'http: to 127.0.0.1 really works over %s: the loopback exception is usable for local servers',
+    async (transport) => {
+      const server = await startServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end('{"data":true}')
+      })
+      const connection = transport === 'fetch' ? { fetch: nodeFetch } : {}
+      const client = new NotificationClient({
+        apiKey: 'key',
+        baseUrl: `${server.baseUrl}/prefix`,
+        ...connection,
+      })
+      try {
+        await expect(client.events.cancel('t1')).resolves.toBe(true)
+        expect(server.received.map((request) => request.path)).toEqual(['/prefix/v1/events/trigger/t1'])
+      } finally {
+        await client.close()
+        await server.close()
+      }
+    },
+  )
 })

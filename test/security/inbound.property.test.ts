@@ -16,7 +16,8 @@ import {
   UnprocessableEntityError,
 } from '../../src/index.js'
 import { silentLogger } from '../helpers/logs.js'
-import { countingDispatcher, settle } from '../helpers/wire.js'
+import { TRANSPORTS, type TransportName } from '../helpers/transport.js'
+import { countingConnection, settle } from '../helpers/wire.js'
 
 type Mode = 'lenient' | 'strict' | 'off'
 
@@ -27,8 +28,8 @@ interface Answer {
 }
 
 /** A client whose every request gets `answer()`, with no retries so that each run is one exchange. */
-function answering(answer: () => Answer, responseValidation: Mode = 'lenient') {
-  const { dispatcher } = countingDispatcher(() => {
+function answeringOver(transport: TransportName, answer: () => Answer, responseValidation: Mode = 'lenient') {
+  const { connection } = countingConnection(() => {
     const { status, body, contentType } = answer()
     // Fetch refuses a body on these statuses; a real server sends none either.
     const noBody = status === 204 || status === 205 || status === 304
@@ -36,11 +37,11 @@ function answering(answer: () => Answer, responseValidation: Mode = 'lenient') {
       status,
       headers: contentType ? { 'content-type': contentType } : {},
     })
-  })
+  }, transport)
   return new NotificationClient({
     apiKey: 'key',
     baseUrl: 'https://api.test',
-    dispatcher,
+    ...connection,
     maxRetries: 0,
     responseValidation,
     logger: silentLogger,
@@ -101,216 +102,221 @@ const deepObject = `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`
 // `variants` is the one recursive schema (a step's variants are steps): checking it recurses.
 const deepVariants = `{"data":{"_id":"n1","jobs":[{"step":${'{"variants":['.repeat(DEEP)}${']}'.repeat(DEEP)}}]}}`
 
-describe('malformed and hostile response bodies', () => {
-  it.each(OPERATIONS)(
-    '$name: malformed JSON in a 2xx is a ResponseValidationError with the raw text',
-    async (op) => {
-      const text = `{"data": {"acknowledged": tru${'e'.repeat(5_000)}`
-      const outcome = await settle(op.call(answering(() => ({ status: 200, body: text }))))
-      const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
-      expect(error).toBeInstanceOf(
-        op.name === 'events.triggerBulk' ? BulkTriggerError : ResponseValidationError,
-      )
-      const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
-      expect(cause).toBeInstanceOf(ResponseValidationError)
-      expect((cause as ResponseValidationError).body).toBe(text)
-      expect((cause as ResponseValidationError).status).toBe(200)
-      // The message shows the start of the text, not all of it.
-      expect(cause?.message).toContain('{"data": {"acknowledged": tru')
-      expect(cause?.message.length).toBeLessThan(500)
-    },
-  )
+describe.each(TRANSPORTS)('over %s', (transport) => {
+  const answering = (answer: () => Answer, responseValidation?: Mode) =>
+    answeringOver(transport, answer, responseValidation)
 
-  it.each([
-    ['a JSON string', '"hello"'],
-    ['a JSON number', '42'],
-    ['a JSON array', '[1,2,3]'],
-    ['null', 'null'],
-    ['an enveloped string', '{"data":"hello"}'],
-    ['an empty body', ''],
-  ])(
-    '%s where an object was expected is a ResponseValidationError with the raw text',
-    async (_label, text) => {
-      for (const mode of ['lenient', 'strict'] as const) {
-        const outcome = await settle(
-          answering(() => ({ status: 200, body: text }), mode).notifications.get('n1'),
+  describe('malformed and hostile response bodies', () => {
+    it.each(OPERATIONS)(
+      '$name: malformed JSON in a 2xx is a ResponseValidationError with the raw text',
+      async (op) => {
+        const text = `{"data": {"acknowledged": tru${'e'.repeat(5_000)}`
+        const outcome = await settle(op.call(answering(() => ({ status: 200, body: text }))))
+        const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
+        expect(error).toBeInstanceOf(
+          op.name === 'events.triggerBulk' ? BulkTriggerError : ResponseValidationError,
         )
-        const error = outcome.ok ? undefined : outcome.error
-        // `null` (or `{"data": null}`) on notifications.get means "not found" (server-notes.md).
-        if (text === 'null') expect(error).toBeInstanceOf(NotFoundError)
-        else {
-          expect(error).toBeInstanceOf(ResponseValidationError)
-          expect((error as ResponseValidationError).body).toBe(text)
-        }
-      }
-    },
-  )
-
-  it('a UTF-8 byte order mark before the JSON is dropped, as fetch and undici read text', async () => {
-    for (const mode of ['lenient', 'strict'] as const) {
-      const client = answering(() => ({ status: 201, body: '\ufeff{"data":3}' }), mode)
-      await expect(client.subscribers.messages.markAll('u1', { markAs: 'read' })).resolves.toBe(3)
-    }
-  })
-
-  it.each(OPERATIONS)(
-    '$name: a 100 000-level deep array in a 2xx is a typed error, not a crash',
-    async (op) => {
-      for (const mode of ['strict', 'lenient'] as const) {
-        const outcome = await settle(op.call(answering(() => ({ status: 200, body: deepArray }), mode)))
-        // Lenient mode may return an array where an array was expected (bulk), whatever its items.
-        if (mode === 'lenient' && outcome.ok) continue
-        const error = outcome.ok ? undefined : outcome.error
         const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
         expect(cause).toBeInstanceOf(ResponseValidationError)
-        expect((cause as ResponseValidationError).body).toBe(deepArray)
-      }
-    },
-  )
-
-  it('a 100 000-level deep structure inside a recursive schema is a ResponseValidationError', async () => {
-    for (const mode of ['lenient', 'strict'] as const) {
-      const outcome = await settle(
-        answering(() => ({ status: 200, body: deepVariants }), mode).notifications.get('n1'),
-      )
-      const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
-      expect(error).toBeInstanceOf(ResponseValidationError)
-      expect(error?.body).toBe(deepVariants)
-    }
-  })
-
-  it('a 100 000-level deep value where the schema accepts anything is returned as received', async () => {
-    const body = `{"data":{"_id":"n1","payload":${deepObject}}}`
-    const notification = await answering(() => ({ status: 200, body })).notifications.get('n1')
-    expect(notification._id).toBe('n1')
-    expect(notification.payload).toHaveProperty('a.a.a.a')
-  })
-
-  it.each([
-    [400, deepArray],
-    [404, deepObject],
-    [500, `{"message":${deepArray}}`],
-  ])('a 100 000-level deep error body with status %i is the status’s ApiError', async (status, text) => {
-    const outcome = await settle(answering(() => ({ status, body: text })).events.cancel('t1'))
-    const error = outcome.ok ? undefined : (outcome.error as ApiError)
-    expect(error).toBeInstanceOf(expectedErrorClass(status))
-    expect(error?.status).toBe(status)
-    expect(error?.message).toBe(`${status} (error body too deeply nested to show)`)
-  })
-
-  it('an error body whose message items break String() keeps the status’s class', async () => {
-    const body = '{"message":[{"toString":1,"valueOf":1},"second"]}'
-    const outcome = await settle(answering(() => ({ status: 422, body })).events.cancel('t1'))
-    const error = outcome.ok ? undefined : (outcome.error as ApiError)
-    expect(error).toBeInstanceOf(UnprocessableEntityError)
-    expect(error?.message).toBe('422 {"toString":1,"valueOf":1}; second')
-    expect(error?.body).toEqual(JSON.parse(body))
-  })
-
-  describe('a content-type that lies', () => {
-    const html = '<html><body><h1>502 Bad Gateway</h1></body></html>'
-
-    it('HTML labelled JSON in a 2xx is a ResponseValidationError with the HTML kept', async () => {
-      const outcome = await settle(
-        answering(() => ({ status: 200, body: html, contentType: 'application/json' })).events.cancel('t1'),
-      )
-      const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
-      expect(error).toBeInstanceOf(ResponseValidationError)
-      expect(error?.body).toBe(html)
-      expect(error?.message).toContain('<html>')
-    })
-
-    it('HTML labelled JSON in a 502 is an InternalServerError with the HTML as its body', async () => {
-      const outcome = await settle(
-        answering(() => ({ status: 502, body: html, contentType: 'application/json' })).events.cancel('t1'),
-      )
-      const error = outcome.ok ? undefined : (outcome.error as InternalServerError)
-      expect(error).toBeInstanceOf(InternalServerError)
-      expect(error?.status).toBe(502)
-      expect(error?.body).toBe(html)
-      expect(error?.message).toBe(`502 ${html}`)
-    })
-
-    it('JSON labelled text/html is read by what it is: the content-type is not trusted either way', async () => {
-      const client = answering(() => ({ status: 200, body: '{"data":true}', contentType: 'text/html' }))
-      await expect(client.events.cancel('t1')).resolves.toBe(true)
-    })
-  })
-})
-
-describe('arbitrary responses to every operation', () => {
-  const unhandled = vi.fn()
-  beforeEach(() => {
-    process.on('unhandledRejection', unhandled)
-    process.on('uncaughtException', unhandled)
-  })
-  afterEach(() => {
-    process.off('unhandledRejection', unhandled)
-    process.off('uncaughtException', unhandled)
-  })
-
-  const jsonText = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value))
-  const body = fc.oneof(
-    jsonText,
-    fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify({ data: value })),
-    fc.string({ unit: 'binary', maxLength: 40 }),
-    fc.constantFrom(
-      '',
-      'null',
-      '{"data":null}',
-      '{"data":',
-      '<html>502</html>',
-      '{"__proto__":{"polluted":true}}',
-      '{"data":{"constructor":{"prototype":{"polluted":true}}}}',
-      '{"message":[{"toString":1}]}',
-      '[{"acknowledged":true}]',
-      '1e999',
-    ),
-  )
-  const status = fc.oneof(
-    fc.integer({ min: 200, max: 299 }),
-    fc.integer({ min: 200, max: 599 }),
-    fc.constantFrom(200, 201, 204, 302, 400, 401, 403, 404, 409, 422, 429, 500, 502, 503),
-  )
-  const answer = fc.record({
-    status,
-    body,
-    contentType: fc.constantFrom('application/json', 'text/html', 'text/plain', undefined),
-  })
-
-  it('end as data or as one of the SDK’s errors, never anything else (property, 300 runs)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...OPERATIONS),
-        answer,
-        fc.constantFrom<Mode>('lenient', 'strict', 'off'),
-        async (op, response, mode) => {
-          const outcome = await settle(op.call(answering(() => response, mode)))
-          const success = response.status >= 200 && response.status < 300
-          if (outcome.ok) {
-            expect(success).toBe(true)
-            return
-          }
-          const error = outcome.error
-          expect(error).toBeInstanceOf(NotifyKitError)
-          // Bulk reports each request's failure inside its own error.
-          const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
-          expect(cause).toBeInstanceOf(NotifyKitError)
-          if (!success) {
-            expect(cause).toBeInstanceOf(expectedErrorClass(response.status))
-            expect((cause as ApiError).status).toBe(response.status)
-            const sent = response.status === 204 || response.status === 205 || response.status === 304
-            expect((cause as ApiError).body).toEqual(sent ? undefined : parsedOrText(response.body))
-          } else if (cause instanceof ResponseValidationError) {
-            expect(cause.status).toBe(response.status)
-          } else {
-            expect(cause).toBeInstanceOf(NotFoundError)
-          }
-        },
-      ),
-      { numRuns: 300 },
+        expect((cause as ResponseValidationError).body).toBe(text)
+        expect((cause as ResponseValidationError).status).toBe(200)
+        // The message shows the start of the text, not all of it.
+        expect(cause?.message).toContain('{"data": {"acknowledged": tru')
+        expect(cause?.message.length).toBeLessThan(500)
+      },
     )
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(unhandled).not.toHaveBeenCalled()
+
+    it.each([
+      ['a JSON string', '"hello"'],
+      ['a JSON number', '42'],
+      ['a JSON array', '[1,2,3]'],
+      ['null', 'null'],
+      ['an enveloped string', '{"data":"hello"}'],
+      ['an empty body', ''],
+    ])(
+      '%s where an object was expected is a ResponseValidationError with the raw text',
+      async (_label, text) => {
+        for (const mode of ['lenient', 'strict'] as const) {
+          const outcome = await settle(
+            answering(() => ({ status: 200, body: text }), mode).notifications.get('n1'),
+          )
+          const error = outcome.ok ? undefined : outcome.error
+          // `null` (or `{"data": null}`) on notifications.get means "not found" (server-notes.md).
+          if (text === 'null') expect(error).toBeInstanceOf(NotFoundError)
+          else {
+            expect(error).toBeInstanceOf(ResponseValidationError)
+            expect((error as ResponseValidationError).body).toBe(text)
+          }
+        }
+      },
+    )
+
+    it('a UTF-8 byte order mark before the JSON is dropped, as fetch and undici read text', async () => {
+      for (const mode of ['lenient', 'strict'] as const) {
+        const client = answering(() => ({ status: 201, body: '\ufeff{"data":3}' }), mode)
+        await expect(client.subscribers.messages.markAll('u1', { markAs: 'read' })).resolves.toBe(3)
+      }
+    })
+
+    it.each(OPERATIONS)(
+      '$name: a 100 000-level deep array in a 2xx is a typed error, not a crash',
+      async (op) => {
+        for (const mode of ['strict', 'lenient'] as const) {
+          const outcome = await settle(op.call(answering(() => ({ status: 200, body: deepArray }), mode)))
+          // Lenient mode may return an array where an array was expected (bulk), whatever its items.
+          if (mode === 'lenient' && outcome.ok) continue
+          const error = outcome.ok ? undefined : outcome.error
+          const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
+          expect(cause).toBeInstanceOf(ResponseValidationError)
+          expect((cause as ResponseValidationError).body).toBe(deepArray)
+        }
+      },
+    )
+
+    it('a 100 000-level deep structure inside a recursive schema is a ResponseValidationError', async () => {
+      for (const mode of ['lenient', 'strict'] as const) {
+        const outcome = await settle(
+          answering(() => ({ status: 200, body: deepVariants }), mode).notifications.get('n1'),
+        )
+        const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
+        expect(error).toBeInstanceOf(ResponseValidationError)
+        expect(error?.body).toBe(deepVariants)
+      }
+    })
+
+    it('a 100 000-level deep value where the schema accepts anything is returned as received', async () => {
+      const body = `{"data":{"_id":"n1","payload":${deepObject}}}`
+      const notification = await answering(() => ({ status: 200, body })).notifications.get('n1')
+      expect(notification._id).toBe('n1')
+      expect(notification.payload).toHaveProperty('a.a.a.a')
+    })
+
+    it.each([
+      [400, deepArray],
+      [404, deepObject],
+      [500, `{"message":${deepArray}}`],
+    ])('a 100 000-level deep error body with status %i is the status’s ApiError', async (status, text) => {
+      const outcome = await settle(answering(() => ({ status, body: text })).events.cancel('t1'))
+      const error = outcome.ok ? undefined : (outcome.error as ApiError)
+      expect(error).toBeInstanceOf(expectedErrorClass(status))
+      expect(error?.status).toBe(status)
+      expect(error?.message).toBe(`${status} (error body too deeply nested to show)`)
+    })
+
+    it('an error body whose message items break String() keeps the status’s class', async () => {
+      const body = '{"message":[{"toString":1,"valueOf":1},"second"]}'
+      const outcome = await settle(answering(() => ({ status: 422, body })).events.cancel('t1'))
+      const error = outcome.ok ? undefined : (outcome.error as ApiError)
+      expect(error).toBeInstanceOf(UnprocessableEntityError)
+      expect(error?.message).toBe('422 {"toString":1,"valueOf":1}; second')
+      expect(error?.body).toEqual(JSON.parse(body))
+    })
+
+    describe('a content-type that lies', () => {
+      const html = '<html><body><h1>502 Bad Gateway</h1></body></html>'
+
+      it('HTML labelled JSON in a 2xx is a ResponseValidationError with the HTML kept', async () => {
+        const outcome = await settle(
+          answering(() => ({ status: 200, body: html, contentType: 'application/json' })).events.cancel('t1'),
+        )
+        const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
+        expect(error).toBeInstanceOf(ResponseValidationError)
+        expect(error?.body).toBe(html)
+        expect(error?.message).toContain('<html>')
+      })
+
+      it('HTML labelled JSON in a 502 is an InternalServerError with the HTML as its body', async () => {
+        const outcome = await settle(
+          answering(() => ({ status: 502, body: html, contentType: 'application/json' })).events.cancel('t1'),
+        )
+        const error = outcome.ok ? undefined : (outcome.error as InternalServerError)
+        expect(error).toBeInstanceOf(InternalServerError)
+        expect(error?.status).toBe(502)
+        expect(error?.body).toBe(html)
+        expect(error?.message).toBe(`502 ${html}`)
+      })
+
+      it('JSON labelled text/html is read by what it is: the content-type is not trusted either way', async () => {
+        const client = answering(() => ({ status: 200, body: '{"data":true}', contentType: 'text/html' }))
+        await expect(client.events.cancel('t1')).resolves.toBe(true)
+      })
+    })
+  })
+
+  describe('arbitrary responses to every operation', () => {
+    const unhandled = vi.fn()
+    beforeEach(() => {
+      process.on('unhandledRejection', unhandled)
+      process.on('uncaughtException', unhandled)
+    })
+    afterEach(() => {
+      process.off('unhandledRejection', unhandled)
+      process.off('uncaughtException', unhandled)
+    })
+
+    const jsonText = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value))
+    const body = fc.oneof(
+      jsonText,
+      fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify({ data: value })),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.constantFrom(
+        '',
+        'null',
+        '{"data":null}',
+        '{"data":',
+        '<html>502</html>',
+        '{"__proto__":{"polluted":true}}',
+        '{"data":{"constructor":{"prototype":{"polluted":true}}}}',
+        '{"message":[{"toString":1}]}',
+        '[{"acknowledged":true}]',
+        '1e999',
+      ),
+    )
+    const status = fc.oneof(
+      fc.integer({ min: 200, max: 299 }),
+      fc.integer({ min: 200, max: 599 }),
+      fc.constantFrom(200, 201, 204, 302, 400, 401, 403, 404, 409, 422, 429, 500, 502, 503),
+    )
+    const answer = fc.record({
+      status,
+      body,
+      contentType: fc.constantFrom('application/json', 'text/html', 'text/plain', undefined),
+    })
+
+    it('end as data or as one of the SDK’s errors, never anything else (property, 300 runs)', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...OPERATIONS),
+          answer,
+          fc.constantFrom<Mode>('lenient', 'strict', 'off'),
+          async (op, response, mode) => {
+            const outcome = await settle(op.call(answering(() => response, mode)))
+            const success = response.status >= 200 && response.status < 300
+            if (outcome.ok) {
+              expect(success).toBe(true)
+              return
+            }
+            const error = outcome.error
+            expect(error).toBeInstanceOf(NotifyKitError)
+            // Bulk reports each request's failure inside its own error.
+            const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
+            expect(cause).toBeInstanceOf(NotifyKitError)
+            if (!success) {
+              expect(cause).toBeInstanceOf(expectedErrorClass(response.status))
+              expect((cause as ApiError).status).toBe(response.status)
+              const sent = response.status === 204 || response.status === 205 || response.status === 304
+              expect((cause as ApiError).body).toEqual(sent ? undefined : parsedOrText(response.body))
+            } else if (cause instanceof ResponseValidationError) {
+              expect(cause.status).toBe(response.status)
+            } else {
+              expect(cause).toBeInstanceOf(NotFoundError)
+            }
+          },
+        ),
+        { numRuns: 300 },
+      )
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(unhandled).not.toHaveBeenCalled()
+    })
   })
 })

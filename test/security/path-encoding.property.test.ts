@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NotificationClient, RequestValidationError } from '../../src/index.js'
 import { silentLogger } from '../helpers/logs.js'
 import { startServer, type TestServer } from '../helpers/servers.js'
-import { countingDispatcher, settle } from '../helpers/wire.js'
+import { nodeFetch, TRANSPORTS } from '../helpers/transport.js'
+import { countingConnection, settle } from '../helpers/wire.js'
 
 /** One operation with a path parameter, the route it must reach, and a valid answer from that route. */
 interface PathOperation {
@@ -179,123 +180,128 @@ const pathValue = fc.oneof(
 )
 const operation = fc.constantFrom(...OPERATIONS)
 
-describe('a path parameter reaches the server as exactly one segment of the intended route', () => {
-  it('for arbitrary strings, through the in-memory dispatcher (property: 156 crafted pairs + 200 random runs)', async () => {
-    let current: PathOperation | undefined
-    let seen: string | undefined
-    const { dispatcher, sent } = countingDispatcher((request) => {
-      const route = current as PathOperation
-      seen = matchRoute(route, request.method, new URL(request.url).pathname)
-      if (seen === undefined) return Response.json({ message: 'no such route' }, { status: 404 })
-      return Response.json({ data: route.data }, { status: route.status })
-    })
-    const client = new NotificationClient({
-      apiKey: 'key',
-      baseUrl: 'https://api.test',
-      dispatcher,
-      maxRetries: 0,
-      logger: silentLogger,
-    })
-
-    await fc.assert(
-      fc.asyncProperty(operation, pathValue, async (op, value) => {
-        current = op
-        seen = undefined
-        sent.length = 0
-        const outcome = await settle(op.call(client, value))
-        if (isRefused(value)) {
-          expect(outcome.ok).toBe(false)
-          const error = outcome.ok ? undefined : outcome.error
-          expect(error).toBeInstanceOf(RequestValidationError)
-          expect((error as RequestValidationError).issues[0]?.path).toEqual([op.param])
-          expect((error as RequestValidationError).attempts).toBe(0)
-          expect(sent).toHaveLength(0)
-          return
-        }
-        expect(outcome).toEqual({ ok: true, value: op.data })
-        expect(sent).toHaveLength(1)
-        expect(seen).toBe(value)
-      }),
-      { numRuns: EVERY_PAIR.length + 200, examples: EVERY_PAIR },
-    )
-  })
-
-  describe('through a real node:http server on 127.0.0.1', () => {
-    let server: TestServer
-    let current: PathOperation = OPERATIONS[0] as PathOperation
-    let seen: string | undefined
-    let client: NotificationClient
-
-    beforeAll(async () => {
-      server = await startServer((request, response) => {
-        seen = matchRoute(current, request.method ?? '', request.url ?? '')
-        response.writeHead(seen === undefined ? 404 : current.status, { 'content-type': 'application/json' })
-        response.end(
-          JSON.stringify(seen === undefined ? { message: 'no such route' } : { data: current.data }),
-        )
-      })
-      client = new NotificationClient({
+describe.each(TRANSPORTS)('over %s', (transport) => {
+  describe('a path parameter reaches the server as exactly one segment of the intended route', () => {
+    it('for arbitrary strings, in memory (property: 156 crafted pairs + 200 random runs)', async () => {
+      let current: PathOperation | undefined
+      let seen: string | undefined
+      const { connection, sent } = countingConnection((request) => {
+        const route = current as PathOperation
+        seen = matchRoute(route, request.method, new URL(request.url).pathname)
+        if (seen === undefined) return Response.json({ message: 'no such route' }, { status: 404 })
+        return Response.json({ data: route.data }, { status: route.status })
+      }, transport)
+      const client = new NotificationClient({
         apiKey: 'key',
-        baseUrl: server.baseUrl,
+        baseUrl: 'https://api.test',
+        ...connection,
         maxRetries: 0,
         logger: silentLogger,
       })
-    })
-    afterAll(async () => {
-      await client.close()
-      await server.close()
-    })
 
-    it('the raw request line decodes to the input, route intact (property: 39 crafted values + 150 random runs)', async () => {
       await fc.assert(
         fc.asyncProperty(operation, pathValue, async (op, value) => {
           current = op
           seen = undefined
-          const before = server.received.length
+          sent.length = 0
           const outcome = await settle(op.call(client, value))
           if (isRefused(value)) {
-            expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(RequestValidationError)
-            expect(server.received.length).toBe(before)
+            expect(outcome.ok).toBe(false)
+            const error = outcome.ok ? undefined : outcome.error
+            expect(error).toBeInstanceOf(RequestValidationError)
+            expect((error as RequestValidationError).issues[0]?.path).toEqual([op.param])
+            expect((error as RequestValidationError).attempts).toBe(0)
+            expect(sent).toHaveLength(0)
             return
           }
           expect(outcome).toEqual({ ok: true, value: op.data })
-          expect(server.received.length).toBe(before + 1)
+          expect(sent).toHaveLength(1)
           expect(seen).toBe(value)
         }),
-        { numRuns: EACH_VALUE.length + 150, examples: EACH_VALUE },
+        { numRuns: EVERY_PAIR.length + 200, examples: EVERY_PAIR },
       )
     })
 
-    it("sends reserved characters percent-encoded, `!'()*` included, and keeps unicode", async () => {
-      current = OPERATIONS[2] as PathOperation
-      await client.events.cancel("a/b?c#d%2F..!'()* é🙂")
-      expect(server.received.at(-1)?.path).toBe(
-        '/v1/events/trigger/a%2Fb%3Fc%23d%252F..%21%27%28%29%2A%20%C3%A9%F0%9F%99%82',
-      )
-    })
-  })
+    describe('through a real node:http server on 127.0.0.1', () => {
+      let server: TestServer
+      let current: PathOperation = OPERATIONS[0] as PathOperation
+      let seen: string | undefined
+      let client: NotificationClient
 
-  it('keeps the base URL path prefix in front of the route', async () => {
-    const { dispatcher, sent } = countingDispatcher(() => Response.json({ data: true }))
-    const client = new NotificationClient({
-      apiKey: 'key',
-      baseUrl: 'https://api.test/proxy/notify/',
-      dispatcher,
-    })
-    await client.events.cancel('../../admin')
-    expect(new URL(sent[0]?.url ?? '').pathname).toBe('/proxy/notify/v1/events/trigger/..%2F..%2Fadmin')
-  })
+      beforeAll(async () => {
+        server = await startServer((request, response) => {
+          seen = matchRoute(current, request.method ?? '', request.url ?? '')
+          response.writeHead(seen === undefined ? 404 : current.status, {
+            'content-type': 'application/json',
+          })
+          response.end(
+            JSON.stringify(seen === undefined ? { message: 'no such route' } : { data: current.data }),
+          )
+        })
+        client = new NotificationClient({
+          apiKey: 'key',
+          baseUrl: server.baseUrl,
+          ...(transport === 'fetch' ? { fetch: nodeFetch } : {}),
+          maxRetries: 0,
+          logger: silentLogger,
+        })
+      })
+      afterAll(async () => {
+        await client.close()
+        await server.close()
+      })
 
-  it.each([
-    ['a number', 42],
-    ['null', null],
-    ['an object', { toString: () => 'x' }],
-  ])('refuses %s where a string id is expected, before sending', async (_label, value) => {
-    const { dispatcher, sent } = countingDispatcher(() => Response.json({ data: true }))
-    const client = new NotificationClient({ apiKey: 'key', baseUrl: 'https://api.test', dispatcher })
-    // A JavaScript caller, or a value typed `any`, can pass anything.
-    const outcome = await settle(client.events.cancel(value as unknown as string))
-    expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(RequestValidationError)
-    expect(sent).toHaveLength(0)
+      it('the raw request line decodes to the input, route intact (property: 39 crafted values + 150 random runs)', async () => {
+        await fc.assert(
+          fc.asyncProperty(operation, pathValue, async (op, value) => {
+            current = op
+            seen = undefined
+            const before = server.received.length
+            const outcome = await settle(op.call(client, value))
+            if (isRefused(value)) {
+              expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(RequestValidationError)
+              expect(server.received.length).toBe(before)
+              return
+            }
+            expect(outcome).toEqual({ ok: true, value: op.data })
+            expect(server.received.length).toBe(before + 1)
+            expect(seen).toBe(value)
+          }),
+          { numRuns: EACH_VALUE.length + 150, examples: EACH_VALUE },
+        )
+      })
+
+      it("sends reserved characters percent-encoded, `!'()*` included, and keeps unicode", async () => {
+        current = OPERATIONS[2] as PathOperation
+        await client.events.cancel("a/b?c#d%2F..!'()* é🙂")
+        expect(server.received.at(-1)?.path).toBe(
+          '/v1/events/trigger/a%2Fb%3Fc%23d%252F..%21%27%28%29%2A%20%C3%A9%F0%9F%99%82',
+        )
+      })
+    })
+
+    it('keeps the base URL path prefix in front of the route', async () => {
+      const { connection, sent } = countingConnection(() => Response.json({ data: true }), transport)
+      const client = new NotificationClient({
+        apiKey: 'key',
+        baseUrl: 'https://api.test/proxy/notify/',
+        ...connection,
+      })
+      await client.events.cancel('../../admin')
+      expect(new URL(sent[0]?.url ?? '').pathname).toBe('/proxy/notify/v1/events/trigger/..%2F..%2Fadmin')
+    })
+
+    it.each([
+      ['a number', 42],
+      ['null', null],
+      ['an object', { toString: () => 'x' }],
+    ])('refuses %s where a string id is expected, before sending', async (_label, value) => {
+      const { connection, sent } = countingConnection(() => Response.json({ data: true }), transport)
+      const client = new NotificationClient({ apiKey: 'key', baseUrl: 'https://api.test', ...connection })
+      // A JavaScript caller, or a value typed `any`, can pass anything.
+      const outcome = await settle(client.events.cancel(value as unknown as string))
+      expect(outcome.ok ? undefined : outcome.error).toBeInstanceOf(RequestValidationError)
+      expect(sent).toHaveLength(0)
+    })
   })
 })

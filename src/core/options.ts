@@ -10,7 +10,8 @@ export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<Fet
 /** What the client passes to `fetch`. */
 export interface FetchRequestInit {
   method: string
-  headers: Record<string, string>
+  /** Name and value pairs, lower-case names. */
+  headers: [string, string][]
   body: string | undefined
   signal: AbortSignal
   redirect: 'manual'

@@ -34,12 +34,9 @@ export function seededFake(overrides: FakeServiceOptions = {}): FakeService {
   })
 }
 
-/**
- * How the SDK reaches `fake` in memory over the named transport. Once the fake has `fake.fetch`,
- * `handlerFetch(fake.handle)` here becomes `fake.fetch`.
- */
+/** How the SDK reaches `fake` in memory over the named transport: the fake's own fetch, or its dispatcher. */
 export function fakeConnection(fake: FakeService, transport: TransportName): Connection {
-  return transport === 'fetch' ? { fetch: handlerFetch(fake.handle) } : { dispatcher: fake.dispatcher }
+  return transport === 'fetch' ? { fetch: fake.fetch } : { dispatcher: fake.dispatcher }
 }
 
 export interface CallResult {

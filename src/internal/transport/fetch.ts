@@ -82,7 +82,8 @@ export class FetchTransport implements Transport {
         response = await Promise.race([
           this.#fetch(this.#origin + request.path, {
             method: request.method,
-            headers: request.headers,
+            // Pairs, not the record: fetch copies a record by assignment, which drops a `__proto__` header.
+            headers: Object.entries(request.headers),
             body: request.body,
             signal: attempt.signal,
             // A 3xx comes back as it is and its target is never requested ('error' is refused by workerd).
@@ -198,13 +199,19 @@ class Attempt {
 
 /**
  * Lower-case names, a repeated header joined by `, `: the shape fetch's `Headers` iterates in, except
- * `set-cookie`, which it yields once per cookie and which is joined here the same way.
+ * `set-cookie`, which it yields once per cookie and which is joined here the same way. Own properties
+ * only, defined rather than assigned: a header named `__proto__` or `constructor` is a header.
  */
 function readHeaders(headers: FetchResponse['headers']): ResponseHeaders {
   const result: ResponseHeaders = {}
   headers.forEach((value, name) => {
-    const previous = result[name]
-    result[name] = previous === undefined ? value : `${previous}, ${value}`
+    const joined = Object.hasOwn(result, name) ? `${result[name]}, ${value}` : value
+    Object.defineProperty(result, name, {
+      value: joined,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   })
   return result
 }

@@ -25,7 +25,14 @@ export {
   type ValidationIssue,
 } from './core/errors.js'
 export type { Logger, LogLevel } from './core/logger.js'
-export type { ClientOptions, RequestOptions, ResponseValidation } from './core/options.js'
+export type {
+  ClientOptions,
+  FetchFunction,
+  FetchRequestInit,
+  FetchResponse,
+  RequestOptions,
+  ResponseValidation,
+} from './core/options.js'
 export type { BulkProgress, BulkTriggerOptions } from './resources/events/bulk.js'
 export type { Events } from './resources/events/index.js'
 export type {

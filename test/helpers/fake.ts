@@ -1,6 +1,6 @@
 import { createFakeService, type FakeService, type FakeServiceOptions } from '../../src/testing/index.js'
 import type { TransportName } from './transport.js'
-import { type Connection, handlerFetch } from './wire.js'
+import type { Connection } from './wire.js'
 
 export const API_KEY = 'test-key'
 

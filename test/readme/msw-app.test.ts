@@ -1,0 +1,51 @@
+import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
+import { NotificationClient, RateLimitError } from 'notifykit'
+import { createFakeService } from 'notifykit/testing'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+
+// Your application code: its client sends through the global fetch, which msw intercepts.
+const client = new NotificationClient({
+  apiKey: 'test-key',
+  baseUrl: 'https://notify.example.com',
+  fetch: globalThis.fetch,
+})
+
+async function onSignup(user: { id: string; email: string }) {
+  return client.events.trigger({ name: 'welcome', to: { subscriberId: user.id, email: user.email } })
+}
+
+// Your tests: the fake service behind msw, and msw's own overrides per test.
+const fake = createFakeService({
+  apiKey: 'test-key',
+  workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }, { type: 'email' }] }],
+})
+const server = setupServer(...fake.handlers)
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => {
+  server.resetHandlers()
+  fake.reset()
+})
+afterAll(() => server.close())
+
+it('sends the welcome notification on signup', async () => {
+  await onSignup({ id: 'u1', email: 'u1@example.com' })
+
+  expect(fake.notifications).toHaveLength(1)
+  expect(fake.notifications[0]?.subscriber).toMatchObject({ subscriberId: 'u1', email: 'u1@example.com' })
+})
+
+it('reports the rate limit, and sends nothing', async () => {
+  server.use(
+    http.post('*/v1/events/trigger', () =>
+      HttpResponse.json(
+        { message: 'API rate limit exceeded' },
+        { status: 429, headers: { 'retry-after': '120' } },
+      ),
+    ),
+  )
+
+  await expect(onSignup({ id: 'u2', email: 'u2@example.com' })).rejects.toBeInstanceOf(RateLimitError)
+  expect(fake.notifications).toHaveLength(0)
+})

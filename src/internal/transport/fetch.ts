@@ -7,7 +7,8 @@ import {
 } from '../../core/errors.js'
 import type { FetchFunction, FetchResponse } from '../../core/options.js'
 import { callerAbortError } from '../abort.js'
-import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
+import { redactErrorSecret } from '../redact.js'
+import { type ResponseGuard, responseGuard } from './response-guard.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
 /** The runtime's fetch as it is now: interceptors (msw) and instrumentation replace it at any time. */
@@ -56,16 +57,12 @@ export class FetchConnector implements Connector {
 export class FetchTransport implements Transport {
   readonly #fetch: FetchFunction
   readonly #origin: string
-  readonly #maxResponseBytes: number
-  readonly #apiKey: string
-  readonly #scrubber: ResponseSecretScrubber
+  readonly #guard: ResponseGuard
 
-  constructor(fetch: FetchFunction, { origin, maxResponseBytes, apiKey }: TransportSettings) {
+  constructor(fetch: FetchFunction, settings: TransportSettings) {
     this.#fetch = fetch
-    this.#origin = origin
-    this.#maxResponseBytes = maxResponseBytes
-    this.#apiKey = apiKey
-    this.#scrubber = new ResponseSecretScrubber(apiKey)
+    this.#origin = settings.origin
+    this.#guard = responseGuard(settings)
   }
 
   async send(
@@ -98,8 +95,8 @@ export class FetchTransport implements Transport {
       const body = await this.#readBody(response, headers, attempt)
       return {
         status: response.status,
-        headers: this.#scrubber.headers(headers),
-        body: this.#scrubber.text(body),
+        headers: this.#guard.scrubber.headers(headers),
+        body: this.#guard.scrubber.text(body),
       }
     } finally {
       attempt.end()
@@ -107,7 +104,7 @@ export class FetchTransport implements Transport {
   }
 
   async #readBody(response: FetchResponse, headers: ResponseHeaders, attempt: Attempt): Promise<string> {
-    const limit = this.#maxResponseBytes
+    const limit = this.#guard.maxResponseBytes
     const stream = response.body
     if (!stream) return ''
     const reader = stream.getReader()
@@ -140,7 +137,7 @@ export class FetchTransport implements Transport {
 
   #connectionError(error: unknown, responseStarted: boolean): ConnectionError {
     // The error becomes our `cause` and its message part of ours: it must not carry the key.
-    redactErrorSecret(error, this.#apiKey)
+    redactErrorSecret(error, this.#guard.apiKey)
     const failure = new ConnectionError(`Connection failed: ${describeCauses(error)}`, { cause: error })
     failure.responseStarted = responseStarted
     return failure

@@ -7,7 +7,8 @@ import {
   TimeoutError,
 } from '../../core/errors.js'
 import { callerAbortError } from '../abort.js'
-import { ResponseSecretScrubber, redactErrorSecret } from '../redact.js'
+import { redactErrorSecret } from '../redact.js'
+import { type ResponseGuard, responseGuard } from './response-guard.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
 /**
@@ -52,18 +53,18 @@ export function createAgent(timeoutMs: number): Agent {
 export class UndiciTransport implements Transport {
   readonly #dispatcher: Dispatcher
   readonly #origin: string
-  readonly #settings: ExchangeSettings
+  readonly #guard: ResponseGuard
 
-  constructor(dispatcher: Dispatcher, { origin, maxResponseBytes, apiKey }: TransportSettings) {
+  constructor(dispatcher: Dispatcher, settings: TransportSettings) {
     this.#dispatcher = dispatcher
-    this.#origin = origin
-    this.#settings = { maxResponseBytes, apiKey, scrubber: new ResponseSecretScrubber(apiKey) }
+    this.#origin = settings.origin
+    this.#guard = responseGuard(settings)
   }
 
   send(request: WireRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WireResponse> {
     if (signal?.aborted) return Promise.reject(callerAbortError(signal))
     return new Promise((resolve, reject) => {
-      const exchange = new Exchange(this.#settings, timeoutMs, signal, resolve, reject)
+      const exchange = new Exchange(this.#guard, timeoutMs, signal, resolve, reject)
       try {
         this.#dispatcher.dispatch(
           {
@@ -87,12 +88,6 @@ export class UndiciTransport implements Transport {
   }
 }
 
-interface ExchangeSettings {
-  maxResponseBytes: number
-  apiKey: string
-  scrubber: ResponseSecretScrubber
-}
-
 /**
  * One attempt as an undici dispatch handler that collects the whole response as text. undici's
  * `request()` would wrap the body in a Readable stream (and the handler in an AsyncResource) only
@@ -105,7 +100,7 @@ interface ExchangeSettings {
  * hears of it in `onConnect` and never sends it.
  */
 class Exchange implements Dispatcher.DispatchHandler {
-  readonly #settings: ExchangeSettings
+  readonly #guard: ResponseGuard
   readonly #timeoutMs: number
   readonly #signal: AbortSignal | undefined
   readonly #resolve: (response: WireResponse) => void
@@ -123,13 +118,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   #size = 0
 
   constructor(
-    settings: ExchangeSettings,
+    guard: ResponseGuard,
     timeoutMs: number,
     signal: AbortSignal | undefined,
     resolve: (response: WireResponse) => void,
     reject: (error: NotifyKitError) => void,
   ) {
-    this.#settings = settings
+    this.#guard = guard
     this.#timeoutMs = timeoutMs
     this.#signal = signal
     this.#resolve = resolve
@@ -156,8 +151,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.#status = status
     this.#headers = joinRepeated(util.parseHeaders(rawHeaders))
     const declared = Number(this.#headers['content-length'])
-    if (declared > this.#settings.maxResponseBytes) {
-      this.#abandon(new ResponseTooLargeError(this.#settings.maxResponseBytes))
+    if (declared > this.#guard.maxResponseBytes) {
+      this.#abandon(new ResponseTooLargeError(this.#guard.maxResponseBytes))
       return false
     }
     return true
@@ -165,8 +160,8 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     this.#size += chunk.length
-    if (this.#size > this.#settings.maxResponseBytes) {
-      this.#abandon(new ResponseTooLargeError(this.#settings.maxResponseBytes))
+    if (this.#size > this.#guard.maxResponseBytes) {
+      this.#abandon(new ResponseTooLargeError(this.#guard.maxResponseBytes))
       return false
     }
     this.#chunks.push(chunk)
@@ -176,7 +171,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onComplete(): void {
     if (!this.#end()) return
     const text = utf8Text(this.#chunks, this.#size)
-    const { scrubber } = this.#settings
+    const { scrubber } = this.#guard
     // A server that echoes the key back must not put it into errors, logs or results.
     this.#resolve({
       status: this.#status,
@@ -188,7 +183,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     if (!this.#end()) return
     // The error becomes our `cause` and its message part of ours: it must not carry the key.
-    redactErrorSecret(error, this.#settings.apiKey)
+    redactErrorSecret(error, this.#guard.apiKey)
     if (isUndiciTimeout(error)) {
       this.#reject(new TimeoutError(`Attempt timed out after ${this.#timeoutMs} ms`, { cause: error }))
       return

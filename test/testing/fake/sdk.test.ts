@@ -383,26 +383,3 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     })
   })
 })
-
-describe('testing your app (the README example)', () => {
-  // The kind of code a user has: an app function that sends through the SDK.
-  async function onSignup(client: NotificationClient, user: { id: string; email: string }) {
-    await client.events.trigger({ name: 'welcome', to: { subscriberId: user.id, email: user.email } })
-  }
-
-  it('asserts on what the app sent', async () => {
-    const fake = createFakeService({
-      apiKey: 'test-key',
-      workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }, { type: 'email' }] }],
-    })
-    const client = new NotificationClient({
-      apiKey: 'test-key',
-      baseUrl: 'https://fake.test',
-      dispatcher: fake.dispatcher,
-    })
-    await onSignup(client, { id: 'u1', email: 'u1@example.com' })
-    expect(fake.notifications).toHaveLength(1)
-    expect(fake.notifications[0]?.subscriber).toMatchObject({ subscriberId: 'u1', email: 'u1@example.com' })
-    expect(fake.messages('u1')).toHaveLength(1)
-  })
-})

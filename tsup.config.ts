@@ -20,7 +20,7 @@ const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts' }
 // `createMswDispatcher` are msw's own (its handler classes have private members: no structural type
 // can pass for them). Where msw is missing, this makes its import `any` instead of an error, so the
 // rest of the test kit's types still compile. It only covers the line after it: the msw import comes
-// first in dist/testing.d.ts (checked by test/testing/consumer-types.test.ts).
+// first in dist/testing.d.ts (checked by test/testing/build-output.test.ts).
 const OPTIONAL_MSW_TYPES =
   '// @ts-ignore -- msw is optional: without it, its types are `any` and the rest of the test kit compiles.'
 

@@ -303,7 +303,7 @@ function rows(
     figure: 'bundle KB, trigger handler, esbuild minified + gzipped (vs undici + zod handler)',
     raw: kb(bundle.baseline.gzippedBytes),
     notifykit: kb(bundle.notifykit.gzippedBytes),
-    ratio: `+${kb(bundle.deltaGzippedBytes)} KB`,
+    ratio: `${bundle.deltaGzippedBytes >= 0 ? '+' : '−'}${kb(Math.abs(bundle.deltaGzippedBytes))} KB`,
     target: '≤ +15 KB',
     result: bundle.deltaGzippedBytes <= 15 * 1024 ? 'pass' : 'miss',
   })

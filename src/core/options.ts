@@ -10,8 +10,8 @@ export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<Fet
 /** What the client passes to `fetch`. */
 export interface FetchRequestInit {
   method: string
-  /** Name and value pairs, lower-case names. */
-  headers: [string, string][]
+  /** Lower-case names: a record, or name and value pairs where a name would not survive as a key. */
+  headers: Record<string, string> | [string, string][]
   body: string | undefined
   signal: AbortSignal
   redirect: 'manual'
@@ -21,6 +21,8 @@ export interface FetchRequestInit {
 export interface FetchResponse {
   readonly status: number
   readonly headers: { forEach(callback: (value: string, name: string) => void): void }
+  /** Used, where present, for a body whose declared length is within `maxResponseBytes`. */
+  text?(): Promise<string>
   readonly body: {
     getReader(): {
       read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>

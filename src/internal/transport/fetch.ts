@@ -5,7 +5,7 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from '../../core/errors.js'
-import type { FetchFunction, FetchResponse } from '../../core/options.js'
+import type { FetchFunction, FetchRequestInit, FetchResponse } from '../../core/options.js'
 import { callerAbortError } from '../abort.js'
 import { redactErrorSecret } from '../redact.js'
 import { type ResponseGuard, responseGuard } from './response-guard.js'
@@ -75,19 +75,17 @@ export class FetchTransport implements Transport {
     try {
       let response: FetchResponse
       try {
-        // The race ends the attempt on time even with a fetch that ignores its signal (a test double).
-        response = await Promise.race([
+        // Guarded: the attempt ends on time even with a fetch that ignores its signal (a test double).
+        response = await attempt.guard(
           this.#fetch(this.#origin + request.path, {
             method: request.method,
-            // Pairs, not the record: fetch copies a record by assignment, which drops a `__proto__` header.
-            headers: Object.entries(request.headers),
+            headers: fetchHeaders(request.headers),
             body: request.body,
             signal: attempt.signal,
             // A 3xx comes back as it is and its target is never requested ('error' is refused by workerd).
             redirect: 'manual',
           }),
-          attempt.failed,
-        ])
+        )
       } catch (error) {
         throw attempt.failure ?? this.#connectionError(error, false)
       }
@@ -107,11 +105,21 @@ export class FetchTransport implements Transport {
     const limit = this.#guard.maxResponseBytes
     const stream = response.body
     if (!stream) return ''
+    const declared = Number(headers['content-length'])
+    // A body declared within the cap, that the runtime does not decompress, cannot outgrow it: read it
+    // whole, the runtime's fastest way (UTF-8, a byte order mark dropped). Any other is counted as it comes.
+    if (declared <= limit && headers['content-encoding'] === undefined && response.text) {
+      try {
+        return await attempt.guard(response.text())
+      } catch (error) {
+        throw attempt.failure ?? this.#connectionError(error, true)
+      }
+    }
     const reader = stream.getReader()
     // On a timeout or abort, cancelling ends a pending read at once, whatever the runtime does with
     // the aborted signal.
     attempt.onFailure = () => void reader.cancel().catch(ignore)
-    if (Number(headers['content-length']) > limit) attempt.fail(new ResponseTooLargeError(limit))
+    if (declared > limit) attempt.fail(new ResponseTooLargeError(limit))
     // UTF-8, a leading byte order mark dropped: what undici's `body.text()` does.
     const decoder = new TextDecoder()
     let text = ''
@@ -154,17 +162,12 @@ class Attempt {
   readonly #timer: ReturnType<typeof setTimeout>
   readonly #signal: AbortSignal | undefined
   readonly #onCallerAbort: (() => void) | undefined
-  #rejectFailed: ((error: NotifyKitError) => void) | undefined
-  /** Rejects with the SDK's reason to give the attempt up. */
-  readonly failed: Promise<never>
+  #rejectGuarded: ((failure: NotifyKitError) => void) | undefined
+  /** The SDK's reason to give the attempt up: a timeout, the caller's abort, a body too large. */
   failure: NotifyKitError | undefined
   onFailure: (() => void) | undefined
 
   constructor(timeoutMs: number, signal: AbortSignal | undefined) {
-    this.failed = new Promise<never>((_, reject) => {
-      this.#rejectFailed = reject
-    })
-    this.failed.catch(ignore)
     this.#timer = setTimeout(
       () => this.fail(new TimeoutError(`Attempt timed out after ${timeoutMs} ms`)),
       timeoutMs,
@@ -180,10 +183,19 @@ class Attempt {
     return this.#controller.signal
   }
 
+  /** `work`'s outcome, or the attempt's failure if that comes first. */
+  guard<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.failure) reject(this.failure)
+      this.#rejectGuarded = reject
+      work.then(resolve, reject)
+    })
+  }
+
   fail(failure: NotifyKitError): void {
     if (this.failure) return
     this.failure = failure
-    this.#rejectFailed?.(failure)
+    this.#rejectGuarded?.(failure)
     this.#controller.abort(failure)
     this.onFailure?.()
   }
@@ -195,20 +207,33 @@ class Attempt {
 }
 
 /**
+ * The request's headers as fetch takes them: the record itself, which fetch reads fastest, unless it
+ * holds a header named `__proto__`, which fetch's copy by assignment would drop: then as pairs.
+ */
+function fetchHeaders(headers: Record<string, string>): FetchRequestInit['headers'] {
+  return Object.hasOwn(headers, '__proto__') ? Object.entries(headers) : headers
+}
+
+/**
  * Lower-case names, a repeated header joined by `, `: the shape fetch's `Headers` iterates in, except
  * `set-cookie`, which it yields once per cookie and which is joined here the same way. Own properties
- * only, defined rather than assigned: a header named `__proto__` or `constructor` is a header.
+ * only: a header named `__proto__` or `constructor` is a header.
  */
 function readHeaders(headers: FetchResponse['headers']): ResponseHeaders {
   const result: ResponseHeaders = {}
   headers.forEach((value, name) => {
     const joined = Object.hasOwn(result, name) ? `${result[name]}, ${value}` : value
-    Object.defineProperty(result, name, {
-      value: joined,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+    // Assigned, the fast way, except the one name an assignment would turn into a prototype change.
+    if (name === '__proto__') {
+      Object.defineProperty(result, name, {
+        value: joined,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    } else {
+      result[name] = joined
+    }
   })
   return result
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   AbortError,
@@ -150,6 +151,24 @@ describe('FetchTransport on a real socket', () => {
     )
     expect(error).toBeInstanceOf(ResponseTooLargeError)
     expect((error as ResponseTooLargeError).limitBytes).toBe(1_000)
+  })
+
+  it('a compressed body that inflates past maxResponseBytes is refused, whatever its declared length', async () => {
+    const inflated = JSON.stringify({ data: { payload: 'x'.repeat(50_000) } })
+    const compressed = gzipSync(inflated)
+    const api = await server((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': compressed.length,
+      })
+      res.end(compressed)
+    })
+    expect(compressed.length).toBeLessThan(1_000)
+    const error = await rejectionOf(
+      fetchClient(api.baseUrl, { maxResponseBytes: 1_000 }).notifications.get('n'),
+    )
+    expect(error).toBeInstanceOf(ResponseTooLargeError)
   })
 
   it('drops a UTF-8 byte order mark before the JSON', async () => {

@@ -1,7 +1,8 @@
 // The one scenario every runtime of the matrix runs, as a user's code would: it imports `notifykit`
-// and nothing else, and uses no global but the web platform's, so that the same module runs on
-// Node, Bun, Deno, workerd and the edge runtime.
+// and `notifykit/testing` and nothing else, and uses no global but the web platform's, so that the
+// same module runs on Node, Bun, Deno, workerd and the edge runtime.
 import { ApiError, type ClientOptions, ConnectionError, NotFoundError, NotificationClient } from 'notifykit'
+import { createFakeService } from 'notifykit/testing'
 import {
   BROADCAST_WORKFLOW,
   BULK_EVENTS,
@@ -119,6 +120,25 @@ export async function runScenario(config: ScenarioConfig): Promise<ScenarioRepor
       })
       expect(leaksOf(planted, config.apiKey).length > 0, 'a key in a cause went unseen')
     })
+    // A user's tests run where their code does: the fake answers in memory through its own fetch.
+    await checks.run(
+      'notifykit/testing: fake.fetch answers in memory, a dropped connection retried',
+      async () => {
+        const fake = createFakeService({
+          apiKey: 'test-key',
+          workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
+        })
+        const inMemory = new NotificationClient({
+          apiKey: 'test-key',
+          baseUrl: 'https://fake.test',
+          fetch: fake.fetch,
+        })
+        fake.failNext({ dropConnection: true, afterApply: true })
+        const { response } = await inMemory.events.trigger({ name: 'welcome', to: 'tester' }).withResponse()
+        expect(response.attempts === 2, `${response.attempts} attempts`)
+        expect(fake.notifications.length === 1, `${fake.notifications.length} notifications stored`)
+      },
+    )
     await checks.run('the API key is absent from every error', async () => {
       expect(errors.length === 3, `${errors.length} errors collected, 3 expected`)
       const leaks = errors.flatMap((error) => leaksOf(error, config.apiKey))

@@ -21,7 +21,10 @@ export interface FetchRequestInit {
 export interface FetchResponse {
   readonly status: number
   readonly headers: { forEach(callback: (value: string, name: string) => void): void }
-  /** Used, where present, for a body whose declared length is within `maxResponseBytes`. */
+  /**
+   * Used, where present, for a body whose declared length is within `maxResponseBytes`.
+   * @example `const body = await response.text()`
+   */
   text?(): Promise<string>
   readonly body: {
     getReader(): {

@@ -108,6 +108,10 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const options: NotificationClientOptions<W> = { ...this.#options, ...overrides }
     if (overrides.dispatcher === undefined && overrides.fetch === undefined) {
       derivedConnections.set(options, this.#connection)
+    } else {
+      // A new way to the network replaces the parent's, whichever kind it was.
+      if (overrides.dispatcher === undefined) delete options.dispatcher
+      if (overrides.fetch === undefined) delete options.fetch
     }
     return new NotificationClient<W>(options)
   }

@@ -11,6 +11,7 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from '../../../src/index.js'
+import { FetchHandlerDispatcher } from '../../../src/testing/index.js'
 import { startServer, type TestServer } from '../../helpers/servers.js'
 import { API_KEY, rejectionOf, UUID } from '../../helpers/wire.js'
 
@@ -280,6 +281,15 @@ describe('a fetch that is not Node’s', () => {
 
 describe('the fetch option at construction', () => {
   const options = { apiKey: API_KEY, baseUrl: 'https://api.test' }
+  // An undici dispatcher answering `{"data": true}` in memory, counting what it answered.
+  const countingAgent = (() => {
+    let answered = 0
+    const dispatcher = new FetchHandlerDispatcher(() => {
+      answered++
+      return Response.json({ data: true })
+    })
+    return { dispatcher, calls: () => answered }
+  })()
 
   it('must be a function', () => {
     const notAFunction = 'fetch' as unknown as NotificationClientOptions['fetch']
@@ -293,6 +303,22 @@ describe('the fetch option at construction', () => {
     expect(() => new NotificationClient({ ...options, fetch, dispatcher })).toThrow(
       /either dispatcher \(undici\) or fetch/,
     )
+  })
+
+  it('withOptions can move a client from its dispatcher to a fetch and back', async () => {
+    const viaFetch = vi.fn(async () => Response.json({ data: true }))
+    const viaDispatcher = new NotificationClient({
+      ...options,
+      maxRetries: 0,
+      dispatcher: countingAgent.dispatcher,
+    })
+    const moved = viaDispatcher.withOptions({ fetch: viaFetch })
+    await expect(moved.events.cancel('tx-1')).resolves.toBe(true)
+    expect(viaFetch).toHaveBeenCalledTimes(1)
+    const back = moved.withOptions({ dispatcher: countingAgent.dispatcher })
+    await expect(back.events.cancel('tx-2')).resolves.toBe(true)
+    expect(viaFetch).toHaveBeenCalledTimes(1)
+    expect(countingAgent.calls()).toBe(1)
   })
 
   it('a dispatcher without dispatch() (Bun’s undici stand-in) is refused at construction, not at each call', () => {

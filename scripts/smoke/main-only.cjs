@@ -29,31 +29,15 @@ assert.deepEqual(readsOnLoad, [], 'require("notifykit") read the environment')
 assert.equal(handlesAfter, handlesBefore, 'require("notifykit") left a handle (timer, socket) behind')
 assert.equal(typeof notifykit.NotificationClient, 'function')
 
-main().then(
-  (summary) => console.log(summary),
+const { checkTestKitWithoutMsw } = require('./test-kit-without-msw.cjs')
+
+checkTestKitWithoutMsw(notifykit, require('notifykit/testing')).then(
+  (testKit) =>
+    console.log(
+      `require("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; ${testKit}`,
+    ),
   (error) => {
     console.error(error)
     process.exitCode = 1
   },
 )
-
-// The test kit loads without msw: the fake answers through fetch and its dispatcher, and only the msw
-// plug-ins fail, naming the package to install.
-async function main() {
-  const { createFakeService } = require('notifykit/testing')
-  const fake = createFakeService({ apiKey: 'smoke-key', workflows: [{ identifier: 'welcome', steps: [] }] })
-  const viaFetch = new notifykit.NotificationClient({
-    apiKey: 'smoke-key',
-    baseUrl: 'https://fake.test',
-    fetch: fake.fetch,
-  })
-  await viaFetch.events.trigger({ name: 'welcome', to: 'user-1' })
-  assert.equal(fake.requests.length, 1)
-  assert.throws(
-    () => fake.handlers,
-    (error) =>
-      error.code === 'NOTIFYKIT_CONFIGURATION' &&
-      /needs the msw package: npm install --save-dev msw/.test(error.message),
-  )
-  return `require("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; notifykit/testing works through fake.fetch and names msw for its msw handlers`
-}

@@ -28,23 +28,8 @@ assert.deepEqual(readsOnLoad, [], 'import("notifykit") read the environment')
 assert.equal(handlesAfter, handlesBefore, 'import("notifykit") left a handle (timer, socket) behind')
 assert.equal(typeof notifykit.NotificationClient, 'function')
 
-// The test kit loads without msw: the fake answers through fetch, and only the msw plug-ins fail,
-// naming the package to install.
-const { createFakeService } = await import('notifykit/testing')
-const fake = createFakeService({ apiKey: 'smoke-key', workflows: [{ identifier: 'welcome', steps: [] }] })
-const viaFetch = new notifykit.NotificationClient({
-  apiKey: 'smoke-key',
-  baseUrl: 'https://fake.test',
-  fetch: fake.fetch,
-})
-await viaFetch.events.trigger({ name: 'welcome', to: 'user-1' })
-assert.equal(fake.requests.length, 1)
-assert.throws(
-  () => fake.handlers,
-  (error) =>
-    error.code === 'NOTIFYKIT_CONFIGURATION' &&
-    /needs the msw package: npm install --save-dev msw/.test(error.message),
-)
+const { checkTestKitWithoutMsw } = await import('./test-kit-without-msw.cjs')
+const testKit = await checkTestKitWithoutMsw(notifykit, await import('notifykit/testing'))
 console.log(
-  `import("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; notifykit/testing works through fake.fetch and names msw for its msw handlers`,
+  `import("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; ${testKit}`,
 )

@@ -25,7 +25,7 @@ export class Events<W extends object = WorkflowPayloads> {
   }
 
   /**
-   * Triggers a workflow for one or more recipients (api.md 4.3). Safe to retry: the same
+   * Triggers a workflow for one or more recipients (`POST /v1/events/trigger`). Safe to retry: the same
    * idempotency key goes out on every attempt; pass your own to make re-runs of a job safe too.
    *
    * @example
@@ -43,7 +43,7 @@ export class Events<W extends object = WorkflowPayloads> {
 
   /**
    * Cancels the pending work (digests, delays) of a trigger. Resolves to `true` when something was
-   * cancelled and `false` when nothing cancellable was found (api.md 4.4).
+   * cancelled and `false` when nothing cancellable was found (`DELETE /v1/events/trigger/{transactionId}`).
    *
    * @example
    * ```ts

@@ -87,13 +87,11 @@ const PERMANENT_CONNECTION_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED
  * WebAssembly parser where the embedder forbids compiling it, as workerd does).
  */
 function isPermanentConnectionError(error: ConnectionError): boolean {
-  for (let cause = error.cause, depth = 0; isObject(cause) && depth < MAX_CAUSE_DEPTH; depth++) {
-    const { code, name } = cause as { code?: unknown; name?: unknown }
-    if (typeof code === 'string' && PERMANENT_CONNECTION_CODES.has(code)) return true
-    if (name === 'CompileError') return true
-    cause = (cause as { cause?: unknown }).cause
-  }
-  return false
+  return someCause(
+    error,
+    ({ code, name }) =>
+      (typeof code === 'string' && PERMANENT_CONNECTION_CODES.has(code)) || name === 'CompileError',
+  )
 }
 
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
@@ -106,16 +104,23 @@ const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
 export function isStaleSocket(error: ConnectionError): boolean {
   if (error instanceof TimeoutError || error.responseStarted) return false
   // undici puts the code on the error itself; Node's fetch wraps it: `TypeError: fetch failed` → cause.
-  for (let cause = error.cause, depth = 0; isObject(cause) && depth < MAX_CAUSE_DEPTH; depth++) {
-    const { code } = cause as { code?: unknown }
-    if (typeof code === 'string' && STALE_SOCKET_CODES.has(code)) return true
-    cause = (cause as { cause?: unknown }).cause
-  }
-  return false
+  return someCause(error, ({ code }) => typeof code === 'string' && STALE_SOCKET_CODES.has(code))
 }
 
 const MAX_CAUSE_DEPTH = 4
 
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null
+interface CauseFields {
+  code?: unknown
+  name?: unknown
+  cause?: unknown
+}
+
+/** Whether the error's cause, or a cause of that, up to a few levels, matches. */
+function someCause(error: ConnectionError, matches: (cause: CauseFields) => boolean): boolean {
+  let cause = error.cause
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < MAX_CAUSE_DEPTH; depth++) {
+    if (matches(cause as CauseFields)) return true
+    cause = (cause as CauseFields).cause
+  }
+  return false
 }

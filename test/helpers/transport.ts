@@ -1,11 +1,9 @@
-import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
+import { type FetchFunction, NotificationClient, type NotificationClientOptions } from '../../src/index.js'
 import { API_KEY } from './wire.js'
 
 /** The SDK's two transports: undici's pool (the default on Node), and a WHATWG fetch (the `fetch` option). */
 export const TRANSPORTS = ['undici', 'fetch'] as const
 export type TransportName = (typeof TRANSPORTS)[number]
-
-export type FetchFunction = NonNullable<NotificationClientOptions['fetch']>
 
 /** Node's global fetch, passed as a user passes it: over a real socket, through Node's own pool. */
 export const nodeFetch: FetchFunction = (url, init) => fetch(url, init)

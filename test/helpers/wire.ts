@@ -1,7 +1,8 @@
 import { getResponse, HttpResponse, http, type RequestHandler } from 'msw'
 import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
+import { inMemoryFetch } from '../../src/testing/in-memory-fetch.js'
 import { createMswDispatcher, type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
-import type { FetchFunction, TransportName } from './transport.js'
+import type { TransportName } from './transport.js'
 
 export const API_KEY = 'nk_test_4f9c2b7e1a'
 export const BASE_URL = 'https://api.test'
@@ -24,51 +25,10 @@ export interface SeenRequest {
 /** The client options that choose a transport: spread into `new NotificationClient({ ... })`. */
 export type Connection = Pick<NotificationClientOptions, 'dispatcher' | 'fetch'>
 
-/**
- * A `fetch` answering from `handle` in memory, as Node's fetch would over a socket: a handler's
- * `Response.error()` rejects like a connection reset (`TypeError('fetch failed')`, cause code
- * ECONNRESET), no answer or a throwing handler like any other network failure, and `init.signal`
- * aborting (on real or fake timers) rejects with its reason, even while the handler is still busy.
- * `fake.handle` fits as `handle`; so will `fake.fetch` in place of this whole function.
- */
-export function handlerFetch(handle: FetchHandler): FetchFunction {
-  return async (url, { method, headers, body, signal }) => {
-    signal.throwIfAborted()
-    const request = new Request(url, { method, headers, body, signal })
-    let stopListening = (): void => undefined
-    const aborted = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(signal.reason)
-      signal.addEventListener('abort', onAbort, { once: true })
-      stopListening = () => signal.removeEventListener('abort', onAbort)
-    })
-    try {
-      const response = await Promise.race([Promise.resolve().then(() => handle(request)), aborted]).catch(
-        (error: unknown) => {
-          throw signal.aborted ? signal.reason : fetchFailed(error)
-        },
-      )
-      if (!response) throw fetchFailed(new Error(`No handler answered ${request.method} ${request.url}`))
-      if (response.type === 'error') {
-        throw fetchFailed(
-          Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }),
-        )
-      }
-      return response
-    } finally {
-      stopListening()
-    }
-  }
-}
-
-/** How Node's fetch rejects on a network failure: the reason is only in `cause`. */
-function fetchFailed(cause: unknown): TypeError {
-  return new TypeError('fetch failed', { cause })
-}
-
 /** Options sending every request to `handle` in memory over the named transport. */
 export function inMemory(handle: FetchHandler, transport: TransportName = 'undici'): Connection {
   return transport === 'fetch'
-    ? { fetch: handlerFetch(handle) }
+    ? { fetch: inMemoryFetch(handle) }
     : { dispatcher: new FetchHandlerDispatcher(handle) }
 }
 
@@ -79,7 +39,7 @@ export function mswConnection(
 ): Connection {
   const list = [...handlers]
   return transport === 'fetch'
-    ? { fetch: handlerFetch((request) => getResponse(list, request)) }
+    ? { fetch: inMemoryFetch((request) => getResponse(list, request)) }
     : { dispatcher: createMswDispatcher(list) }
 }
 

@@ -8,6 +8,7 @@ import {
 import type { FetchFunction, FetchRequestInit, FetchResponse } from '../../core/options.js'
 import { callerAbortError } from '../abort.js'
 import { redactErrorSecret } from '../redact.js'
+import { describeError } from './describe-error.js'
 import { type ResponseGuard, responseGuard } from './response-guard.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
@@ -243,12 +244,8 @@ function describeCauses(error: unknown): string {
   const parts: string[] = []
   let current: unknown = error
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
-    if (!(current instanceof Error)) {
-      parts.push(String(current))
-      break
-    }
-    const code = (current as { code?: unknown }).code
-    parts.push(typeof code === 'string' ? `${current.message} (${code})` : current.message)
+    parts.push(describeError(current))
+    if (!(current instanceof Error)) break
     current = current.cause
   }
   return parts.join(': ')

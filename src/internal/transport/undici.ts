@@ -8,6 +8,7 @@ import {
 } from '../../core/errors.js'
 import { callerAbortError } from '../abort.js'
 import { redactErrorSecret } from '../redact.js'
+import { describeError } from './describe-error.js'
 import { type ResponseGuard, responseGuard } from './response-guard.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
@@ -188,7 +189,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.#reject(new TimeoutError(`Attempt timed out after ${this.#timeoutMs} ms`, { cause: error }))
       return
     }
-    const failure = new ConnectionError(`Connection failed: ${describeCause(error)}`, { cause: error })
+    const failure = new ConnectionError(`Connection failed: ${describeError(error)}`, { cause: error })
     failure.responseStarted = this.#headers !== undefined
     this.#reject(failure)
   }
@@ -226,12 +227,6 @@ function isUndiciTimeout(error: unknown): boolean {
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT'
   )
-}
-
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message
 }
 
 /**

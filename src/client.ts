@@ -8,6 +8,7 @@ import { LevelLogger } from './internal/logger.js'
 import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
+import { readEnv, runtimeName } from './internal/platform/runtime.js'
 import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
@@ -68,7 +69,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   constructor(options: NotificationClientOptions<W> = {}) {
     this.#options = { ...options }
     platform.checkRuntime(options.dangerouslyAllowBrowser === true)
-    const settings = resolveSettings(options, platform.env)
+    const settings = resolveSettings(options, readEnv)
     const shared = derivedConnections.get(options)
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
@@ -81,7 +82,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       connection: this.#connection,
       basePath: settings.basePath,
       authorization: `ApiKey ${settings.apiKey}`,
-      userAgent: `notifykit/${VERSION} ${platform.runtime}`,
+      userAgent: `notifykit/${VERSION} ${RUNTIME}`,
       defaultHeaders: settings.defaultHeaders,
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
@@ -141,6 +142,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     return {}
   }
 }
+
+/** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
+const RUNTIME = runtimeName()
 
 // Passes the connection from `withOptions` to the new client's constructor without making it an option.
 const derivedConnections = new WeakMap<object, Connection>()

@@ -1,6 +1,6 @@
 import { NotifyKitError } from '../../core/errors.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from '../transport/fetch.js'
-import { isBrowser, readEnv, runtimeName } from './runtime.js'
+import { isBrowser } from './runtime.js'
 import type { Platform } from './types.js'
 
 /**
@@ -8,8 +8,6 @@ import type { Platform } from './types.js'
  * everything it imports stay free of `undici` and of `node:` modules.
  */
 export const platform: Platform = {
-  runtime: runtimeName(),
-  env: readEnv,
   checkRuntime(dangerouslyAllowBrowser) {
     if (isBrowser() && !dangerouslyAllowBrowser) {
       throw new NotifyKitError(

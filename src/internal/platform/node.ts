@@ -1,13 +1,10 @@
 import type { Dispatcher } from 'undici'
 import { NotifyKitError } from '../../core/errors.js'
 import { createAgent, UndiciConnector } from '../transport/undici.js'
-import { readEnv, runtimeName } from './runtime.js'
 import type { Platform } from './types.js'
 
 /** Node: undici, with a keep-alive Agent of the client's own unless the user passes a dispatcher. */
 export const platform: Platform = {
-  runtime: runtimeName(),
-  env: readEnv,
   checkRuntime() {},
   defaultConnector: (timeoutMs) => new UndiciConnector(createAgent(timeoutMs), true),
   dispatcherConnector(dispatcher) {

@@ -6,10 +6,6 @@ import type { Connector } from '../transport/types.js'
  * the package's export conditions; nothing else in the SDK knows which build it is in.
  */
 export interface Platform {
-  /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
-  readonly runtime: string
-  /** One environment variable; `undefined` where there is none or reading it is not allowed. */
-  env(name: string): string | undefined
   /** Refuses to construct a client where its API key would be exposed (a browser), unless allowed. */
   checkRuntime(dangerouslyAllowBrowser: boolean): void
   /** How a client reaches the network when given neither `dispatcher` nor `fetch`. */

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { NotifyKitError } from '../../../src/index.js'
+import { type FetchRequestInit, NotificationClient, NotifyKitError, VERSION } from '../../../src/index.js'
 import { platform as portable } from '../../../src/internal/platform/fetch.js'
-import { platform as node } from '../../../src/internal/platform/node.js'
 import { isBrowser, readEnv, runtimeName } from '../../../src/internal/platform/runtime.js'
 
 afterEach(() => {
@@ -9,9 +8,14 @@ afterEach(() => {
 })
 
 describe('the runtime in the user-agent', () => {
-  it('is node/<version> on Node', () => {
+  it('is node/<version> on Node, after the package version', async () => {
     expect(runtimeName()).toBe(`node/${process.version}`)
-    expect(node.runtime).toBe(`node/${process.version}`)
+    const sent = vi.fn(async (_url: string, _init: FetchRequestInit) => Response.json({ data: true }))
+    await new NotificationClient({ apiKey: 'key', baseUrl: 'https://api.test', fetch: sent }).events.cancel(
+      'tx',
+    )
+    const headers = new Headers(sent.mock.calls[0]?.[1].headers)
+    expect(headers.get('user-agent')).toBe(`notifykit/${VERSION} node/${process.version}`)
   })
 
   it.each([

@@ -1,19 +1,12 @@
 import type { WithResponse } from '../../core/api-promise.js'
-import {
-  type BulkChunkFailure,
-  BulkTriggerError,
-  type NotifyKitError,
-  RequestValidationError,
-  ResponseValidationError,
-  type ValidationIssue,
-} from '../../core/errors.js'
+import { type BulkChunkFailure, BulkTriggerError, RequestValidationError } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
-import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, normalizeHeaders } from '../../internal/headers.js'
-import { issuesOf } from '../../internal/issues.js'
 import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
+import { sendChunkRequest } from './chunk-request.js'
+import { eventIssues } from './event-issues.js'
 import type { EventOperations } from './operations.js'
 
 /** Progress of a `triggerBulk` call, reported after each request settles. */
@@ -77,47 +70,22 @@ export async function triggerInChunks(
     const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
     const chunk = events.slice(start, start + MAX_EVENTS_PER_BULK_REQUEST)
     const idempotencyKey = `${baseKey}:${chunkIndex}`
-    let outcome: WithResponse<TriggerResult[]> | undefined
-    let failure: NotifyKitError | undefined
-    try {
-      const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
-      // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
-      // timeout too short to read the answer of a request the server may still carry out.
-      if (remainingMs !== undefined && remainingMs <= 0) {
-        throw deadlineError(requestOptions.deadlineMs, { notSent: true }).withContext({
-          method,
-          path,
-          idempotencyKey,
-          attempts: 0,
-        })
-      }
-      outcome = await core.execute(
-        operations.bulk,
-        { body: { events: chunk } },
-        {
-          ...requestOptions,
-          idempotencyKey,
-          ...(remainingMs === undefined ? {} : { deadlineMs: remainingMs }),
-        },
-      )
-    } catch (error) {
-      // The request core turns every failure into a NotifyKitError carrying its call context.
-      failure = error as NotifyKitError
-    }
-    if (outcome) {
-      attempts += outcome.response.attempts
-      failure = countMismatch(outcome, chunk.length, { method, path, idempotencyKey })
-    } else if (failure) {
-      attempts += failure.attempts
-    }
-    if (outcome && !failure) {
-      last = outcome
-      outcome.data.forEach((result, offset) => {
+    const sent = await sendChunkRequest(
+      core,
+      operations,
+      chunk,
+      { ...requestOptions, idempotencyKey },
+      deadline,
+    )
+    attempts += sent.attempts
+    if (sent.response) {
+      last = sent.response
+      sent.response.data.forEach((result, offset) => {
         results[start + offset] = result
       })
       progress.sent += chunk.length
-    } else if (failure) {
-      failures.push({ chunkIndex, eventIndexes: range(start, start + chunk.length), error: failure })
+    } else {
+      failures.push({ chunkIndex, eventIndexes: range(start, start + chunk.length), error: sent.error })
       progress.failed += chunk.length
     }
     try {
@@ -147,27 +115,6 @@ export async function triggerInChunks(
   }
 }
 
-/**
- * The results are matched to events by position, so a response that does not hold exactly one
- * result per event cannot confirm any of them: the chunk counts as failed, and sending it again
- * with the same key is safe.
- */
-function countMismatch(
-  outcome: WithResponse<TriggerResult[]>,
-  expected: number,
-  call: { method: string; path: string; idempotencyKey: string },
-): NotifyKitError | undefined {
-  const data: unknown = outcome.data
-  if (Array.isArray(data) && data.length === expected) return undefined
-  const found = Array.isArray(data) ? `${data.length} results` : 'no list of results'
-  const body = JSON.stringify(data) ?? ''
-  return new ResponseValidationError(
-    `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
-    outcome.response.status,
-    body,
-  ).withContext({ ...call, attempts: outcome.response.attempts })
-}
-
 /** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */
 function chunkKeyBase(key: string | undefined, chunkCount: number): string {
   if (key === undefined) return globalThis.crypto.randomUUID()
@@ -192,14 +139,7 @@ function checkEvents(operations: EventOperations, events: readonly unknown[]): v
       'Invalid events.triggerBulk request',
     )
   }
-  const schema = operations.trigger.body
-  if (!schema) return
-  const issues: ValidationIssue[] = []
-  events.forEach((event, index) => {
-    const parsed = schema.safeParse(event)
-    if (parsed.success) return
-    issues.push(...issuesOf(parsed.error, [index]))
-  })
+  const issues = eventIssues(operations, events, 0)
   if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid events.triggerBulk request')
 }
 

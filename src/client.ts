@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
-import type { ClientOptions } from './core/options.js'
+import type { ClientOptions, RateLimitMode } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
 import { LevelLogger } from './internal/logger.js'
@@ -9,6 +9,7 @@ import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
+import { RateLimiters } from './internal/rate-limiter.js'
 import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
@@ -59,6 +60,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
 
   readonly #options: NotificationClientOptions<W>
   readonly #connection: Connection
+  /** Shared with the clients `withOptions` derives, whatever connection they use. */
+  readonly #rateLimiters: RateLimiters
   /** False for a client made by `withOptions`: closing it leaves its parent's connection open. */
   readonly #ownsConnection: boolean
 
@@ -73,6 +76,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const shared = derivedConnections.get(options)
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
+    this.#rateLimiters = derivedRateLimiters.get(options) ?? new RateLimiters()
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -89,6 +93,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       responseValidation: settings.responseValidation,
       logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
       logBodies: options.logBodies ?? false,
+      rateLimiter:
+        settings.rateLimit === 'off' ? undefined : this.#rateLimiters.for(settings.origin, settings.apiKey),
     })
     this.subscribers = new Subscribers(core)
     this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
@@ -114,6 +120,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       if (overrides.dispatcher === undefined) delete options.dispatcher
       if (overrides.fetch === undefined) delete options.fetch
     }
+    derivedRateLimiters.set(options, this.#rateLimiters)
     return new NotificationClient<W>(options)
   }
 
@@ -148,6 +155,7 @@ const RUNTIME = runtimeName()
 
 // Passes the connection from `withOptions` to the new client's constructor without making it an option.
 const derivedConnections = new WeakMap<object, Connection>()
+const derivedRateLimiters = new WeakMap<object, RateLimiters>()
 
 interface Settings {
   apiKey: string
@@ -158,6 +166,7 @@ interface Settings {
   maxResponseBytes: number
   logLevel: LogLevel
   responseValidation: 'lenient' | 'strict' | 'off'
+  rateLimit: RateLimitMode
   defaultHeaders: Record<string, string>
 }
 

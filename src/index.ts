@@ -30,6 +30,7 @@ export type {
   FetchFunction,
   FetchRequestInit,
   FetchResponse,
+  RateLimitMode,
   RequestOptions,
   ResponseValidation,
 } from './core/options.js'

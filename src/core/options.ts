@@ -37,6 +37,9 @@ export interface FetchResponse {
 /** How responses are checked against their schemas. */
 export type ResponseValidation = 'lenient' | 'strict' | 'off'
 
+/** How the client paces requests against the server's `trigger` rate limit. */
+export type RateLimitMode = 'adaptive' | 'off'
+
 /** Options for every call of one client. Each can also come from the environment where noted. */
 export interface ClientOptions {
   /**
@@ -122,6 +125,16 @@ export interface ClientOptions {
    * @example `new NotificationClient({ maxResponseBytes: 1024 * 1024 })`
    */
   maxResponseBytes?: number
+  /**
+   * `'adaptive'` (default): the client follows the server's `trigger` bucket from its `RateLimit-*`
+   * headers and holds back a trigger, bulk or broadcast request that would overdraw it until the
+   * bucket has refilled; after a 429 every such request of the client waits out its `Retry-After`
+   * together. One pacing per API key and origin, shared with the clients `withOptions` derives.
+   * Without those headers nothing ever waits. `'off'`: send at once, and let each 429 be retried on
+   * its own.
+   * @example `new NotificationClient({ rateLimit: 'off' })`
+   */
+  rateLimit?: RateLimitMode
 }
 
 /** Options for one call. They override the client's for that call only. */

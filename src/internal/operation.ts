@@ -18,6 +18,8 @@ export interface Operation<Body, Result> {
   readonly result: z.ZodType<Result>
   /** Whether `200 {"data": null}` means the record does not exist (server-notes.md). */
   readonly nullIsNotFound: boolean
+  /** Units the request takes from the server's `trigger` rate-limit bucket; 0 outside that bucket. */
+  readonly rateLimitCost: number
 }
 
 interface OperationDefinition<Body, Result> {
@@ -27,6 +29,7 @@ interface OperationDefinition<Body, Result> {
   body?: z.ZodType<Body>
   result: z.ZodType<Result>
   nullIsNotFound?: boolean
+  rateLimitCost?: number
 }
 
 export function defineOperation<Body = undefined, Result = unknown>(
@@ -39,6 +42,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
     body: definition.body,
     result: definition.result,
     nullIsNotFound: definition.nullIsNotFound ?? false,
+    rateLimitCost: definition.rateLimitCost ?? 0,
   }
 }
 

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type RateLimitMode,
   type RequestOptions,
   type ResponseValidation,
 } from '../core/options.js'
@@ -75,6 +76,7 @@ const clientOptionsSchema = z.object({
   fetch: z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }).optional(),
   dangerouslyAllowBrowser: z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }).optional(),
   workflows: workflowSchemas.optional(),
+  rateLimit: z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' }).default('adaptive'),
 })
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
@@ -84,6 +86,7 @@ interface CheckedClientOptions {
   maxResponseBytes: number
   logLevel: LogLevel
   responseValidation: ResponseValidation
+  rateLimit: RateLimitMode
 }
 
 /**
@@ -99,8 +102,8 @@ export function checkClientOptions(
     logLevel: options.logLevel ?? environmentLogLevel,
   })
   if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
-  const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
-  return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }
+  const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation, rateLimit } = parsed.data
+  return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation, rateLimit }
 }
 
 // A `maxRetries` of `NaN` would never stop retrying, and a `timeoutMs` of `NaN` would time every
@@ -120,6 +123,10 @@ const bulkOptionsSchema = callOptionsSchema.extend({
   concurrency: wholeNumber('Must be a whole number of at least 1', 1).optional(),
 })
 
+const streamOptionsSchema = bulkOptionsSchema.extend({
+  startAtChunk: wholeNumber('Must be a whole number ≥ 0', 0).optional(),
+})
+
 /**
  * Refuses a call whose limits cannot work, with one issue per option. `headers` and
  * `idempotencyKey` are checked as the request is built (headers.ts).
@@ -132,6 +139,14 @@ export function checkCallOptions(options: RequestOptions): void {
 /** `checkCallOptions`, and the bulk sender's `concurrency`. */
 export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
   const parsed = bulkOptionsSchema.safeParse(options)
+  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+}
+
+/** `checkBulkOptions`, and the stream's `startAtChunk`. */
+export function checkStreamOptions(
+  options: RequestOptions & { concurrency?: number; startAtChunk?: number },
+): void {
+  const parsed = streamOptionsSchema.safeParse(options)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 

@@ -15,6 +15,7 @@ import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
 import { checkCallOptions } from './option-schemas.js'
 import { buildPath } from './path.js'
+import type { RateLimiter } from './rate-limiter.js'
 import { apiErrorOf, ResponseReader } from './response.js'
 import { requestIdOf } from './response-headers.js'
 import { decideRetry } from './retry.js'
@@ -36,6 +37,8 @@ interface RequestCoreConfig {
   responseValidation: ResponseValidation
   logger: LevelLogger
   logBodies: boolean
+  /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
+  rateLimiter: RateLimiter | undefined
 }
 
 /**
@@ -116,7 +119,7 @@ export class RequestCore {
     const idempotencyKey = wire.headers['idempotency-key']
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
     try {
-      const response = await this.#attempt(wire, options, call)
+      const response = await this.#attempt(wire, options, call, operation.rateLimitCost)
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
@@ -162,8 +165,9 @@ export class RequestCore {
 
   // Steps 3 and 4: the attempt loop, classifying each outcome as the result or a failure. The retry
   // policy decides what a failure leads to; this loop owns the clock and the logs.
-  async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }) {
+  async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }, cost: number) {
     const config = this.#config
+    const limiter = cost > 0 ? config.rateLimiter : undefined
     const maxRetries = options.maxRetries ?? config.maxRetries
     const timeoutMs = options.timeoutMs ?? config.timeoutMs
     const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
@@ -172,9 +176,14 @@ export class RequestCore {
     if (signal?.aborted) throw callerAbortError(signal)
     let staleSocketRetryUsed = false
     for (let attempts = 1; ; attempts++) {
-      const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
-      if (remaining <= 0) throw deadlineError(options.deadlineMs)
       if (config.connection.closed) throw new ClientClosedError()
+      const turn = limiter?.acquire(cost, signal, deadline, options.deadlineMs)
+      if (turn) await turn
+      const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
+      if (remaining <= 0) {
+        limiter?.settle(cost, undefined)
+        throw deadlineError(options.deadlineMs)
+      }
       call.attempts = attempts
       const attemptTimeout = Math.min(timeoutMs, remaining)
       // Only the debug log line reads the clock.
@@ -182,10 +191,12 @@ export class RequestCore {
       let failure: NotifyKitError
       try {
         const response = await config.transport.send(wire, attemptTimeout, signal)
+        limiter?.settle(cost, response)
         this.#logAttempt(wire, response, attempts, started)
         if (response.status >= 200 && response.status < 300) return response
         failure = apiErrorOf(response)
       } catch (error) {
+        limiter?.settle(cost, undefined)
         if (!(error instanceof NotifyKitError)) throw error
         this.#logFailedAttempt(wire, error, attempts, started)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)

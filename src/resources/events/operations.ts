@@ -20,6 +20,7 @@ const triggerEvent = defineOperation({
   path: '/v1/events/trigger',
   body: TriggerEventRequestSchema,
   result: TriggerResultSchema,
+  rateLimitCost: 1,
 })
 
 export const cancelEvent = defineOperation({
@@ -35,6 +36,7 @@ const bulkTriggerEvents = defineOperation({
   path: '/v1/events/trigger/bulk',
   body: BulkTriggerEventRequestSchema,
   result: BulkTriggerResultSchema,
+  rateLimitCost: 100,
 })
 
 const broadcastEvent = defineOperation({
@@ -43,6 +45,7 @@ const broadcastEvent = defineOperation({
   path: '/v1/events/trigger/broadcast',
   body: BroadcastEventRequestSchema,
   result: TriggerResultSchema,
+  rateLimitCost: 100,
 })
 
 /** The `workflows` client option: payload schemas by workflow name. */

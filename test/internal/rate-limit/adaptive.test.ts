@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  AbortError,
+  NotificationClient,
+  type NotificationClientOptions,
+  TimeoutError,
+} from '../../../src/index.js'
+import { RateLimiter } from '../../../src/internal/rate-limiter.js'
+import type { FakeServiceOptions } from '../../../src/testing/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
+import { rejectionOf } from '../../helpers/wire.js'
+
+// The adaptive limiter against the fake's token bucket, on a fake clock: what each request waited
+// for shows as the time it reached the fake.
+
+const START = Date.parse('2026-03-01T12:00:00.000Z')
+const EVENT = { name: 'welcome', to: 'alice' }
+
+/** A fake, and clients over a fetch that records when each request reached it and what it got. */
+function setup(fakeOptions: FakeServiceOptions = {}) {
+  const fake = seededFake(fakeOptions)
+  const arrivals: { at: number; apiKey: string }[] = []
+  const statuses: number[] = []
+  const fetch: NotificationClientOptions['fetch'] = async (url, init) => {
+    const authorization = init.headers.find(([name]) => name === 'authorization')?.[1] ?? ''
+    arrivals.push({ at: Date.now() - START, apiKey: authorization.replace('ApiKey ', '') })
+    const response = await fake.fetch(url, init)
+    statuses.push(response.status)
+    return response
+  }
+  const clientWith = (options: Partial<NotificationClientOptions> = {}) =>
+    new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://fake.test',
+      fetch,
+      logLevel: 'off',
+      ...options,
+    })
+  return { fake, arrivals, statuses, clientWith, at: () => arrivals.map((arrival) => arrival.at) }
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  vi.setSystemTime(START)
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('adaptive rate limiting (default)', () => {
+  it('holds back a request that would overdraw the bucket until the refill, instead of a 429', async () => {
+    const { clientWith, at, statuses } = setup({ rateLimit: { perSecond: 10, burst: 3 } })
+    const client = clientWith()
+    // The first answer tells the client about the bucket: 2 units left, 10 a second.
+    await client.events.trigger(EVENT)
+    const calls = Array.from({ length: 4 }, () => client.events.trigger(EVENT))
+    await vi.advanceTimersByTimeAsync(1_000)
+    await Promise.all(calls)
+    // Two go at once; the next two wait 100 ms each for a unit.
+    expect(at()).toEqual([0, 0, 0, 100, 200])
+    expect(statuses.every((status) => status === 201)).toBe(true)
+  })
+
+  it('charges bulk and broadcast 100 units, and leaves other operations alone', async () => {
+    const { clientWith, at } = setup({ rateLimit: { perSecond: 100, burst: 150 } })
+    const client = clientWith()
+    await client.events.triggerBulk([EVENT])
+    // 50 left: a second bulk request waits half a second; a read in the meantime does not.
+    const bulk = client.events.triggerBulk([EVENT])
+    const read = client.notifications.get('missing').catch(() => undefined)
+    await vi.advanceTimersByTimeAsync(1_000)
+    await Promise.all([bulk, read])
+    expect(at()).toEqual([0, 0, 500])
+  })
+
+  it('after a 429, every request of the client and its derived clients waits for Retry-After', async () => {
+    const { fake, clientWith, at } = setup()
+    const client = clientWith()
+    const derived = client.withOptions({ timeoutMs: 5_000 })
+    fake.failNext({ status: 429, headers: { 'retry-after': '2' } })
+    const first = client.events.trigger(EVENT).withResponse()
+    await vi.advanceTimersByTimeAsync(10)
+    const others = [client.events.trigger(EVENT), derived.events.triggerBulk([EVENT, EVENT])]
+    await vi.advanceTimersByTimeAsync(1_900)
+    // Nothing was sent during the pause: the 429'd request only.
+    expect(at()).toEqual([0])
+    await vi.advanceTimersByTimeAsync(200)
+    await Promise.all(others)
+    const { response } = await first
+    // The 429'd request itself was retried once, after the pause, with its key.
+    expect(response.attempts).toBe(2)
+    expect(at()).toEqual([0, 2_000, 2_000, 2_000])
+  })
+
+  it('gives a derived client with another API key its own limiter', async () => {
+    const { fake, clientWith, arrivals } = setup()
+    const client = clientWith()
+    const other = client.withOptions({ apiKey: 'other-key' })
+    fake.failNext({ status: 429, headers: { 'retry-after': '2' } })
+    const first = client.events.trigger(EVENT, { maxRetries: 0 }).catch(() => undefined)
+    await vi.advanceTimersByTimeAsync(10)
+    const fake2 = other.events.trigger(EVENT).catch(() => undefined)
+    await vi.advanceTimersByTimeAsync(10)
+    expect(arrivals.map(({ apiKey }) => apiKey)).toEqual([API_KEY, 'other-key'])
+    await Promise.all([first, fake2])
+  })
+
+  it('fails a wait that would end past deadlineMs at once, sending nothing', async () => {
+    const { clientWith, at } = setup({ rateLimit: { perSecond: 1, burst: 1 } })
+    const client = clientWith()
+    await client.events.trigger(EVENT)
+    const error = await rejectionOf(client.events.trigger(EVENT, { deadlineMs: 500 }))
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error).toMatchObject({ attempts: 0 })
+    expect(at()).toEqual([0])
+  })
+
+  it('ends a wait when the signal aborts, and gives its units back', async () => {
+    const { clientWith, at } = setup({ rateLimit: { perSecond: 1, burst: 1 } })
+    const client = clientWith()
+    await client.events.trigger(EVENT)
+    const controller = new AbortController()
+    const aborted = rejectionOf(client.events.trigger(EVENT, { signal: controller.signal }))
+    await vi.advanceTimersByTimeAsync(300)
+    controller.abort()
+    expect(await aborted).toBeInstanceOf(AbortError)
+    // The aborted request's unit is free again: the next one goes when the bucket has one.
+    const next = client.events.trigger(EVENT)
+    await vi.advanceTimersByTimeAsync(700)
+    await next
+    expect(at()).toEqual([0, 1_000])
+  })
+
+  it('never waits without RateLimit headers', async () => {
+    const { clientWith, at } = setup()
+    const client = clientWith()
+    await Promise.all(Array.from({ length: 20 }, () => client.events.trigger(EVENT)))
+    expect(at()).toEqual(Array.from({ length: 20 }, () => 0))
+  })
+})
+
+describe("rateLimit: 'off'", () => {
+  it('sends at once and lets each 429 be retried on its own', async () => {
+    const { clientWith, at, statuses } = setup({ rateLimit: { perSecond: 10, burst: 3 } })
+    const client = clientWith({ rateLimit: 'off' })
+    await client.events.trigger(EVENT)
+    const calls = Array.from({ length: 4 }, () => client.events.trigger(EVENT))
+    await vi.advanceTimersByTimeAsync(5_000)
+    await Promise.all(calls)
+    expect(at().slice(0, 5)).toEqual([0, 0, 0, 0, 0])
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2)
+  })
+
+  it('is checked with the other client options', () => {
+    expect(
+      () =>
+        new NotificationClient({ apiKey: 'k', baseUrl: 'https://x.test', rateLimit: 'sometimes' as 'off' }),
+    ).toThrow('rateLimit must be adaptive or off')
+  })
+})
+
+describe('RateLimiter without RateLimit headers', () => {
+  it('lets every attempt go at once, with no timer', () => {
+    const limiter = new RateLimiter()
+    for (let i = 0; i < 1_000; i++) {
+      expect(limiter.acquire(100, undefined, undefined, undefined)).toBeUndefined()
+      limiter.settle(100, { status: 201, headers: { 'content-type': 'application/json' } })
+    }
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})

@@ -1,4 +1,4 @@
-import type { FakeFault } from './types.js'
+import type { FakeFault, FakeRandomFaults } from './types.js'
 
 /** Faults armed by `failNext`, used up in order, one per request. */
 export class FaultQueue {
@@ -22,4 +22,14 @@ export class FaultQueue {
   clear(): void {
     this.#queue.length = 0
   }
+}
+
+/** A fault drawn with the probabilities of the `faults` option, or none. */
+export function randomFault(rates: FakeRandomFaults | undefined): FakeFault | undefined {
+  if (rates === undefined) return undefined
+  const draw = Math.random()
+  const status503 = rates.status503 ?? 0
+  if (draw < status503) return { status: 503 }
+  if (draw < status503 + (rates.dropAfterApply ?? 0)) return { dropConnection: true, afterApply: true }
+  return undefined
 }

@@ -1,7 +1,7 @@
-import { FaultQueue } from './faults.js'
+import { FaultQueue, randomFault } from './faults.js'
 import { errorReply, fromHttpError, HttpError, type Reply, toResponse } from './http.js'
 import { fingerprint, IdempotencyStore, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js'
-import { costOf, RateLimiter } from './rate-limit.js'
+import { createLimiter, type FakeLimiter } from './rate-limit.js'
 import { reasonPhrase } from './reason-phrases.js'
 import { matchRoute, type Route } from './routes.js'
 import type { FakeState } from './state.js'
@@ -31,14 +31,14 @@ export class RequestPipeline {
   readonly #state: () => FakeState
   readonly faults = new FaultQueue()
   readonly #idempotency = new IdempotencyStore()
-  readonly #rateLimiter: RateLimiter | undefined
+  readonly #rateLimiter: FakeLimiter | undefined
   requests: FakeRequestRecord[] = []
   delayMs = 0
 
   constructor(options: FakeServiceOptions, state: () => FakeState) {
     this.#options = options
     this.#state = state
-    this.#rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined
+    this.#rateLimiter = options.rateLimit ? createLimiter(options.rateLimit) : undefined
   }
 
   reset(): void {
@@ -71,7 +71,7 @@ export class RequestPipeline {
       if (timer) await timer
     }
 
-    const fault = this.faults.take()
+    const fault = this.faults.take() ?? randomFault(this.#options.faults)
     if (fault && 'status' in fault) {
       await settled()
       return this.#respond(faultReply(fault, url.pathname))
@@ -102,8 +102,8 @@ export class RequestPipeline {
     if (authError) return errorReply(401, path, authError)
 
     let rateHeaders: Record<string, string> = {}
-    if (this.#rateLimiter) {
-      const outcome = this.#rateLimiter.take(costOf(path))
+    const outcome = this.#rateLimiter?.take(method, path)
+    if (outcome) {
       rateHeaders = outcome.headers
       if (!outcome.allowed) return errorReply(429, path, 'API rate limit exceeded', {}, rateHeaders)
     }

@@ -85,12 +85,38 @@ export interface FakeTopic {
 }
 
 /**
- * A fixed-window rate limit: `limit` units per `windowMs`, the window starting at the first request
- * it counts. Bulk and broadcast cost 100 units, every other operation 1.
+ * The server's `trigger` token bucket: it holds `burst` units (default `perSecond`) and refills at
+ * `perSecond`. A trigger costs 1 unit, a bulk or broadcast request 100; other operations are not
+ * counted. Every counted answer carries `RateLimit-Limit` (the burst), `RateLimit-Remaining`,
+ * `RateLimit-Reset` (seconds until full) and `RateLimit-Policy` (`<burst>;w=<burst / perSecond>`);
+ * a request the bucket cannot pay for gets a 429 with `Retry-After` in whole seconds.
  */
-export interface FakeRateLimit {
+export interface FakeTokenBucket {
+  perSecond: number
+  burst?: number
+}
+
+/**
+ * The fake's earlier limiter, still accepted: a fixed window of `limit` units per `windowMs`,
+ * starting at the first request it counts, charging every operation (bulk and broadcast 100, others
+ * 1). Prefer {@link FakeTokenBucket}, which behaves like the server.
+ */
+export interface FakeFixedWindow {
   limit: number
   windowMs: number
+}
+
+export type FakeRateLimit = FakeTokenBucket | FakeFixedWindow
+
+/**
+ * Faults drawn at random for each request that no `failNext` fault claims, as probabilities from 0
+ * to 1. Drawn with `Math.random`.
+ */
+export interface FakeRandomFaults {
+  /** Answer 503 without applying the request. */
+  status503?: number
+  /** Apply the request, then drop the connection: the answer is lost on the way back. */
+  dropAfterApply?: number
 }
 
 /** Options of `createFakeService`. Everything is optional; seeded data survives `fake.reset()`. */
@@ -116,10 +142,17 @@ export interface FakeServiceOptions {
    */
   topics?: FakeTopic[]
   /**
-   * Off by default.
-   * @example `createFakeService({ rateLimit: { limit: 100, windowMs: 1_000 } })`
+   * The `trigger` token bucket; off by default. `{ limit, windowMs }`, the earlier fixed window, is
+   * still accepted.
+   * @example `createFakeService({ rateLimit: { perSecond: 2_000, burst: 2_200 } })`
    */
   rateLimit?: FakeRateLimit
+  /**
+   * Faults at random, for soak tests: each request is answered 503 or applied and dropped with the
+   * given probabilities. Off by default.
+   * @example `createFakeService({ faults: { status503: 0.05, dropAfterApply: 0.01 } })`
+   */
+  faults?: FakeRandomFaults
   /**
    * How a missing notification is answered: `'404'` (default) or `'null'`, the `200 {"data":null}`
    * some server versions send (server-notes.md).

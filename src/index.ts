@@ -35,7 +35,14 @@ export type {
   ResponseValidation,
 } from './core/options.js'
 export type { BulkProgress, BulkTriggerOptions } from './resources/events/bulk.js'
+export type { EventIterable } from './resources/events/event-source.js'
 export type { Events } from './resources/events/index.js'
+export type {
+  BulkChunkApplied,
+  BulkChunkFailed,
+  BulkChunkOutcome,
+  TriggerStreamOptions,
+} from './resources/events/stream.js'
 export type {
   BroadcastEventParams,
   TriggerEventParams,

@@ -32,7 +32,7 @@ export interface BulkTriggerOptions extends RequestOptions {
   onProgress?: (progress: BulkProgress) => void
 }
 
-const DEFAULT_CONCURRENCY = 2
+export const DEFAULT_CONCURRENCY = 2
 
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request

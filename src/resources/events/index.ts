@@ -3,6 +3,7 @@ import type { RequestOptions } from '../../core/options.js'
 import type { RequestCore } from '../../internal/request.js'
 import type { TriggerResult } from '../../schemas/events.js'
 import { type BulkTriggerOptions, triggerInChunks } from './bulk.js'
+import { collectEvents, type EventIterable } from './event-source.js'
 import {
   cancelEvent,
   checkedOperations,
@@ -10,6 +11,7 @@ import {
   uncheckedOperations,
   type WorkflowSchemaMap,
 } from './operations.js'
+import { type BulkChunkOutcome, streamChunks, type TriggerStreamOptions } from './stream.js'
 import type { BroadcastEventParams, TriggerEventParams, WorkflowPayloads } from './workflows.js'
 
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */
@@ -58,6 +60,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * Triggers any number of events: they are sent in requests of at most 100, `concurrency` at a
    * time, and the results come back in input order. A request that still fails after its retries
    * makes the call reject with `BulkTriggerError`, which says exactly which events to send again.
+   * Any iterable or async iterable is read whole first, since every event is checked before the
+   * first request and every result is returned; for sends too large to hold, use `triggerStream`.
    *
    * @example
    * ```ts
@@ -68,10 +72,34 @@ export class Events<W extends object = WorkflowPayloads> {
    * ```
    */
   triggerBulk(
-    events: readonly TriggerEventParams<W>[],
+    events: EventIterable<TriggerEventParams<W>>,
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
-    return new ApiPromise(triggerInChunks(this.#core, this.#operations, events, options))
+    const send = (list: readonly unknown[]) => triggerInChunks(this.#core, this.#operations, list, options)
+    return new ApiPromise(Array.isArray(events) ? send(events) : collectEvents(events).then(send))
+  }
+
+  /**
+   * Sends the events of any iterable or async iterable (a database cursor, a generator) in
+   * requests of at most 100, `concurrency` at a time, and yields one outcome per request in the
+   * order of the source: its `results`, or the `error` it failed with (the stream goes on). The
+   * source is read only as requests go out, so memory does not grow with its length. Request _i_ is
+   * sent with the key `<idempotencyKey>:<i>`: after a crash, run it again with the same key and
+   * source, and `startAtChunk` past the last outcome you recorded.
+   *
+   * @example
+   * ```ts
+   * for await (const outcome of client.events.triggerStream(usersCursor(), { idempotencyKey: 'digest-2026-W47' })) {
+   *   if (outcome.error) console.error(`events ${outcome.offset}+${outcome.count}:`, outcome.error.message)
+   *   else await saveProgress(outcome.chunkIndex)
+   * }
+   * ```
+   */
+  triggerStream(
+    source: EventIterable<TriggerEventParams<W>>,
+    options?: TriggerStreamOptions,
+  ): AsyncIterableIterator<BulkChunkOutcome> {
+    return streamChunks(this.#core, this.#operations, source, options)
   }
 
   /**

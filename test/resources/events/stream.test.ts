@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest'
+import {
+  AbortError,
+  type BulkChunkOutcome,
+  NotificationClient,
+  type NotificationClientOptions,
+  RequestValidationError,
+  type TriggerEventParams,
+} from '../../../src/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
+import { rejectionOf } from '../../helpers/wire.js'
+
+// triggerStream over a bulk endpoint that answers each event with a result derived from it, after a
+// delay chosen per chunk so that requests finish out of order.
+
+type Event = TriggerEventParams & { payload: { i: number } }
+type FetchFunction = NonNullable<NotificationClientOptions['fetch']>
+
+function event(i: number): Event {
+  return { name: 'digest', to: `user-${i}`, payload: { i } }
+}
+
+function* events(count: number, pulled = { count: 0 }): Generator<Event> {
+  for (let i = 0; i < count; i++) {
+    pulled.count++
+    yield event(i)
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** The bulk endpoint: what it saw, and how many requests it held at once. */
+function bulkServer(options: { delayFor?: (chunkIndex: number) => number; failChunk?: number } = {}) {
+  const server = { keys: [] as string[], inFlight: 0, maxInFlight: 0 }
+  const fetch: FetchFunction = async (_url, init) => {
+    const key = init.headers.find(([name]) => name === 'idempotency-key')?.[1] ?? ''
+    const chunkIndex = Number(key.slice(key.lastIndexOf(':') + 1))
+    const body = JSON.parse(init.body ?? '{}') as { events: Event[] }
+    server.keys.push(key)
+    server.inFlight++
+    server.maxInFlight = Math.max(server.maxInFlight, server.inFlight)
+    await delay(options.delayFor?.(chunkIndex) ?? 1)
+    server.inFlight--
+    if (chunkIndex === options.failChunk) {
+      return Response.json({ statusCode: 400, message: 'bad chunk' }, { status: 400 })
+    }
+    const data = body.events.map(({ payload }) => ({
+      acknowledged: true,
+      status: 'processed',
+      transactionId: `tx-${payload.i}`,
+    }))
+    return Response.json({ data }, { status: 201 })
+  }
+  const client = new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: 'https://api.test',
+    fetch,
+    logLevel: 'off',
+  })
+  return { server, client }
+}
+
+async function collect(stream: AsyncIterable<BulkChunkOutcome>): Promise<BulkChunkOutcome[]> {
+  const outcomes: BulkChunkOutcome[] = []
+  for await (const outcome of stream) outcomes.push(outcome)
+  return outcomes
+}
+
+describe('events.triggerStream', () => {
+  it('yields one outcome per request in chunk order, whichever request finishes first', async () => {
+    // Chunk 0 is the slowest, chunk 9 the fastest.
+    const { client, server } = bulkServer({ delayFor: (chunk) => (10 - chunk) * 5 })
+    const outcomes = await collect(
+      client.events.triggerStream(events(950), { idempotencyKey: 'job-7', concurrency: 4 }),
+    )
+    expect(
+      outcomes.map(({ chunkIndex, offset, count, idempotencyKey }) => ({
+        chunkIndex,
+        offset,
+        count,
+        idempotencyKey,
+      })),
+    ).toEqual(
+      Array.from({ length: 10 }, (_, chunk) => ({
+        chunkIndex: chunk,
+        offset: chunk * 100,
+        count: chunk === 9 ? 50 : 100,
+        idempotencyKey: `job-7:${chunk}`,
+      })),
+    )
+    const transactionIds = outcomes.flatMap((outcome) =>
+      outcome.results?.map((result) => result.transactionId),
+    )
+    expect(transactionIds).toEqual(Array.from({ length: 950 }, (_, i) => `tx-${i}`))
+    expect(server.maxInFlight).toBe(4)
+  })
+
+  it('pulls the source only as request slots free up: a slow consumer holds back the reading', async () => {
+    const { client, server } = bulkServer({ delayFor: (chunk) => (chunk % 3) * 4 })
+    const pulled = { count: 0 }
+    const stream = client.events.triggerStream(events(5_000, pulled), { concurrency: 3 })
+    expect(pulled.count).toBe(0)
+    let consumed = 0
+    let mostAhead = 0
+    for await (const outcome of stream) {
+      consumed += outcome.count
+      mostAhead = Math.max(mostAhead, pulled.count - consumed)
+      await delay(15)
+      mostAhead = Math.max(mostAhead, pulled.count - consumed)
+    }
+    expect(consumed).toBe(5_000)
+    // At most 3 requests in flight and 3 outcomes waiting: 6 chunks of 100 ahead of the consumer.
+    expect(mostAhead).toBeLessThanOrEqual(600)
+    expect(server.maxInFlight).toBeLessThanOrEqual(3)
+  })
+
+  it('stops sending when the consumer breaks, and lets the requests already sent finish', async () => {
+    const { client, server } = bulkServer({ delayFor: (chunk) => (chunk === 0 ? 1 : 30) })
+    const pulled = { count: 0 }
+    let closed = false
+    const source = (function* () {
+      try {
+        yield* events(10_000, pulled)
+      } finally {
+        closed = true
+      }
+    })()
+    for await (const outcome of client.events.triggerStream(source, { concurrency: 3 })) {
+      expect(outcome.chunkIndex).toBe(0)
+      break
+    }
+    // return() resolved after the requests in flight were answered; the source was closed.
+    expect(server.inFlight).toBe(0)
+    expect(closed).toBe(true)
+    const sent = server.keys.length
+    await delay(50)
+    expect(server.keys.length).toBe(sent)
+    expect(sent).toBeLessThanOrEqual(6)
+  })
+
+  it('fails the chunk holding an invalid event without sending it, and goes on', async () => {
+    const { client, server } = bulkServer()
+    const list: unknown[] = Array.from({ length: 300 }, (_, i) => event(i))
+    list[150] = { name: 'digest', payload: { i: 150 } }
+    const outcomes = await collect(
+      client.events.triggerStream(list as Event[], { idempotencyKey: 'bad-one' }),
+    )
+    const failed = outcomes[1]!
+    expect(failed.error).toBeInstanceOf(RequestValidationError)
+    expect((failed.error as RequestValidationError).issues[0]?.path).toEqual([150, 'to'])
+    expect(failed).toMatchObject({ chunkIndex: 1, offset: 100, count: 100, error: { attempts: 0 } })
+    expect(outcomes.map((outcome) => outcome.error === undefined)).toEqual([true, false, true])
+    expect(server.keys.sort()).toEqual(['bad-one:0', 'bad-one:2'])
+  })
+
+  it('reports a request that fails after its retries as an outcome, and goes on', async () => {
+    const { client } = bulkServer({ failChunk: 1 })
+    const outcomes = await collect(client.events.triggerStream(events(300)))
+    expect(outcomes.map((outcome) => outcome.error?.name)).toEqual([undefined, 'BadRequestError', undefined])
+  })
+
+  it('reads past the first startAtChunk chunks without sending them', async () => {
+    const { client, server } = bulkServer()
+    const outcomes = await collect(
+      client.events.triggerStream(events(520), { idempotencyKey: 'resume', startAtChunk: 3 }),
+    )
+    expect(outcomes.map(({ chunkIndex, offset, count }) => [chunkIndex, offset, count])).toEqual([
+      [3, 300, 100],
+      [4, 400, 100],
+      [5, 500, 20],
+    ])
+    expect(outcomes[0]?.results?.[0]?.transactionId).toBe('tx-300')
+    expect(server.keys.sort()).toEqual(['resume:3', 'resume:4', 'resume:5'])
+  })
+
+  it('resumes after a stop with the same key: chunks the server applied are replayed, not sent twice', async () => {
+    const fake = seededFake()
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://fake.test',
+      fetch: fake.fetch,
+      logLevel: 'off',
+    })
+    const source = () => Array.from({ length: 450 }, (_, i) => ({ name: 'welcome', to: `user-${i}` }))
+    let last = -1
+    for await (const outcome of client.events.triggerStream(source(), {
+      idempotencyKey: 'job-9',
+      concurrency: 3,
+    })) {
+      last = outcome.chunkIndex
+      break
+    }
+    // Chunks 1 and 2 were in flight at the break: applied, but not seen by the consumer.
+    expect(fake.notifications.length).toBeGreaterThan(100)
+    const resumed = await collect(
+      client.events.triggerStream(source(), { idempotencyKey: 'job-9', startAtChunk: last + 1 }),
+    )
+    expect(resumed.every((outcome) => outcome.results !== undefined)).toBe(true)
+    expect(fake.notifications).toHaveLength(450)
+  })
+
+  it('ends with AbortError once the signal aborts, after the outcomes of the requests started', async () => {
+    const { client, server } = bulkServer({ delayFor: () => 10 })
+    const controller = new AbortController()
+    const seen: BulkChunkOutcome[] = []
+    const error = await rejectionOf(
+      (async () => {
+        for await (const outcome of client.events.triggerStream(events(100_000), {
+          signal: controller.signal,
+        })) {
+          seen.push(outcome)
+          if (seen.length === 2) controller.abort()
+        }
+      })(),
+    )
+    expect(error).toBeInstanceOf(AbortError)
+    expect(server.keys.length).toBeLessThan(10)
+  })
+
+  it('refuses what is not an iterable, and bad options, before reading anything', () => {
+    const { client } = bulkServer()
+    expect(() => client.events.triggerStream('events' as unknown as Event[])).toThrow(RequestValidationError)
+    const pulled = { count: 0 }
+    expect(() => client.events.triggerStream(events(10, pulled), { startAtChunk: -1 })).toThrow(
+      RequestValidationError,
+    )
+    expect(() => client.events.triggerStream(events(10, pulled), { concurrency: 0 })).toThrow(
+      RequestValidationError,
+    )
+    expect(pulled.count).toBe(0)
+  })
+})
+
+describe('events.triggerBulk with iterables', () => {
+  it.each([
+    ['a Set', () => new Set(Array.from({ length: 250 }, (_, i) => event(i)))],
+    ['a generator', () => events(250)],
+    [
+      'an async generator',
+      () =>
+        (async function* () {
+          yield* events(250)
+        })(),
+    ],
+  ])('accepts %s and returns the results in order', async (_name, source) => {
+    const { client } = bulkServer({ delayFor: (chunk) => (3 - chunk) * 5 })
+    const results = await client.events.triggerBulk(source())
+    expect(results.map((result) => result.transactionId)).toEqual(
+      Array.from({ length: 250 }, (_, i) => `tx-${i}`),
+    )
+  })
+
+  it('checks every event of an async iterable before the first request', async () => {
+    const { client, server } = bulkServer()
+    const source = async function* () {
+      yield* events(199)
+      yield { name: 'digest', payload: { i: 199 } } as unknown as Event
+    }
+    const error = await rejectionOf(client.events.triggerBulk(source()))
+    expect(error).toBeInstanceOf(RequestValidationError)
+    expect((error as RequestValidationError).issues[0]?.path).toEqual([199, 'to'])
+    expect(server.keys).toEqual([])
+  })
+})

@@ -43,13 +43,15 @@ export class RateLimiter {
     deadline: number | undefined,
     deadlineMs: number | undefined,
   ): Promise<void> | undefined {
+    // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
+    // may not include the requests sent with it.
+    this.#inFlight += cost
     if (!this.#active) return undefined
     const now = Date.now()
     let waitMs = this.#pausedUntil - now
     if (this.#refillPerMs > 0) {
       this.#refill(now)
       this.#tokens -= cost
-      this.#inFlight += cost
       const debtMs = this.#tokens < 0 ? -this.#tokens / this.#refillPerMs : 0
       waitMs = Math.max(waitMs, this.#updatedAt - now + debtMs)
     }
@@ -62,7 +64,7 @@ export class RateLimiter {
    * headers correct the picture of the bucket; a 429 pauses every request of this limiter.
    */
   settle(cost: number, response: { status: number; headers: Headers } | undefined): void {
-    if (this.#inFlight > 0) this.#inFlight = Math.max(0, this.#inFlight - cost)
+    this.#inFlight = Math.max(0, this.#inFlight - cost)
     if (response === undefined) return
     if (response.status === 429) this.#pause(response.headers)
     const reading = readBucket(response.headers)
@@ -75,8 +77,12 @@ export class RateLimiter {
     const now = Date.now()
     // During a pause the bucket is known to be empty until it ends; the pause already says so.
     if (now < this.#pausedUntil) return
-    this.#tokens = reading.remaining - this.#inFlight
-    this.#updatedAt = now
+    this.#refill(now)
+    // With other requests in flight this answer may be older than one already read (answers
+    // overtake each other), so it may only lower the picture; with none, it is the latest word.
+    const reported = reading.remaining - this.#inFlight
+    this.#tokens = this.#inFlight === 0 ? reported : Math.min(this.#tokens, reported)
+    this.#updatedAt = Math.max(this.#updatedAt, now)
   }
 
   #refill(now: number): void {
@@ -113,10 +119,8 @@ export class RateLimiter {
         await sleep(remainingMs, signal, () => callerAbortError(signal))
       }
     } catch (error) {
-      if (this.#refillPerMs > 0) {
-        this.#tokens += cost
-        this.#inFlight = Math.max(0, this.#inFlight - cost)
-      }
+      this.#inFlight = Math.max(0, this.#inFlight - cost)
+      if (this.#refillPerMs > 0) this.#tokens += cost
       throw error
     }
   }

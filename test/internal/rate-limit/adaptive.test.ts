@@ -170,3 +170,44 @@ describe('RateLimiter without RateLimit headers', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 })
+
+describe('over a real socket, on the real clock', () => {
+  it('streams 2,000 events through a 1,000 units/s bucket without a 429', async () => {
+    vi.useRealTimers()
+    // A burst that holds the first 4 requests, which go before any answer describes the bucket.
+    const fake = seededFake({ rateLimit: { perSecond: 1_000, burst: 400 } })
+    const server = await fake.listen()
+    const statuses: number[] = []
+    const logger = {
+      debug: (_message: string, ...details: unknown[]) => {
+        statuses.push((details[0] as { status: number }).status)
+      },
+      info: () => {},
+      warn: () => {},
+      error: () => {},
+    }
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      logger,
+      logLevel: 'debug',
+    })
+    try {
+      const started = performance.now()
+      const source = Array.from({ length: 2_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
+      let applied = 0
+      for await (const outcome of client.events.triggerStream(source, { concurrency: 4 })) {
+        if (outcome.results) applied += outcome.count
+      }
+      const seconds = (performance.now() - started) / 1000
+      expect(applied).toBe(2_000)
+      expect(statuses.filter((status) => status === 429)).toEqual([])
+      // 2,000 units less the 400 of the burst, at 1,000 a second.
+      expect(seconds).toBeGreaterThan(1.4)
+      expect(seconds).toBeLessThan(3)
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})

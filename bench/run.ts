@@ -35,6 +35,7 @@ import {
   type Segment,
 } from './protocol.js'
 import { runRounds } from './rounds.js'
+import { runScale } from './scale.js'
 import { median, round } from './stats.js'
 import { measureWorkers, workersMisses, workersTable } from './workers.js'
 
@@ -423,3 +424,9 @@ writeFileSync(
   )}\n`,
 )
 log(`wrote bench/results/latest.json and latest.md in ${elapsedS} s; ${misses.length} target(s) missed`)
+
+// Sending at scale takes about three minutes of its own (`npm run bench:scale` runs it alone).
+if (!quick) {
+  log('sending at scale (npm run bench:scale)')
+  await runScale()
+}

@@ -1,12 +1,19 @@
 // The benchmark's server, run in its own process so that the client's CPU is measured alone. It
 // answers with pre-encoded bodies: the less it works, the less it competes for the machine's cores.
 import { createServer } from 'node:http'
-import { NOTIFICATION_RESPONSE_BODY, TRIGGER_RESPONSE_BODY } from './fixtures.js'
+import { NOTIFICATION_RESPONSE_BODY, TRIGGER_RESPONSE_BODY, TRIGGER_RESULT } from './fixtures.js'
 
 const triggerBody = Buffer.from(TRIGGER_RESPONSE_BODY)
 const notificationBody = Buffer.from(NOTIFICATION_RESPONSE_BODY)
 const notFoundBody = Buffer.from('{"statusCode":404,"message":"Not found","error":"Not Found"}')
 const NOTIFICATIONS_PREFIX = '/v1/notifications/'
+const triggerResultJson = JSON.stringify(TRIGGER_RESULT)
+
+/** `{ data }` with one result per event: nothing is stored, so the server's memory stays flat. */
+function bulkBody(requestBody: string): Buffer {
+  const { events } = JSON.parse(requestBody) as { events: unknown[] }
+  return Buffer.from(`{"data":[${Array(events.length).fill(triggerResultJson).join(',')}]}`)
+}
 
 let requestCount = 0
 
@@ -28,6 +35,15 @@ const server = createServer((request, response) => {
     // The body is drained, not parsed: the server's cost is not what is being measured.
     request.on('data', () => {})
     request.on('end', () => response.writeHead(201, headers(triggerBody)).end(triggerBody))
+    return
+  }
+  if (method === 'POST' && url === '/v1/events/trigger/bulk') {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = bulkBody(Buffer.concat(chunks).toString())
+      response.writeHead(201, headers(body)).end(body)
+    })
     return
   }
   if (method === 'GET' && url.startsWith(NOTIFICATIONS_PREFIX)) {

@@ -5,6 +5,7 @@ import {
   NotificationClient,
   type NotificationClientOptions,
   RequestValidationError,
+  TimeoutError,
   type TriggerEventParams,
 } from '../../../src/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
@@ -217,6 +218,42 @@ describe('events.triggerStream', () => {
     )
     expect(error).toBeInstanceOf(AbortError)
     expect(server.keys.length).toBeLessThan(10)
+  })
+
+  it('ends with TimeoutError once deadlineMs has passed, without reading further', async () => {
+    const { client, server } = bulkServer({ delayFor: () => 40 })
+    const pulled = { count: 0 }
+    const outcomes: BulkChunkOutcome[] = []
+    const error = await rejectionOf(
+      (async () => {
+        for await (const outcome of client.events.triggerStream(events(100_000, pulled), {
+          deadlineMs: 100,
+        })) {
+          outcomes.push(outcome)
+        }
+      })(),
+    )
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(outcomes.length).toBeGreaterThan(0)
+    expect(pulled.count).toBeLessThan(2_000)
+    expect(server.keys.length).toBeLessThan(20)
+  })
+
+  it("throws the source's error after the outcomes of the chunks read before it", async () => {
+    const { client } = bulkServer()
+    const source = (function* () {
+      yield* events(250)
+      throw new Error('cursor lost')
+    })()
+    const outcomes: BulkChunkOutcome[] = []
+    const error = await rejectionOf(
+      (async () => {
+        for await (const outcome of client.events.triggerStream(source)) outcomes.push(outcome)
+      })(),
+    )
+    expect((error as Error).message).toBe('cursor lost')
+    // The 50 events read after chunk 1 are not sent: the source could not say whether more followed.
+    expect(outcomes.map((outcome) => outcome.count)).toEqual([100, 100])
   })
 
   it('refuses what is not an iterable, and bad options, before reading anything', () => {

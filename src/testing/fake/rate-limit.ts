@@ -3,7 +3,7 @@ import type { FakeFixedWindow, FakeRateLimit, FakeTokenBucket } from './types.js
 const TRIGGER_PATH = /^\/v1\/events\/trigger\/?$/
 const BULK_OR_BROADCAST_PATH = /^\/v1\/events\/trigger\/(bulk|broadcast)\/?$/
 
-/** Units a call costs in the `trigger` category: a trigger 1, a bulk or broadcast 100 (server-notes.md). */
+/** Units a call costs in the `trigger` category: a trigger 1, a bulk or broadcast 100. */
 export function triggerCostOf(method: string, path: string): number | undefined {
   if (method !== 'POST') return undefined
   if (BULK_OR_BROADCAST_PATH.test(path)) return 100

@@ -23,7 +23,7 @@ function setup(fakeOptions: FakeServiceOptions = {}) {
   const arrivals: { at: number; apiKey: string }[] = []
   const statuses: number[] = []
   const fetch: NotificationClientOptions['fetch'] = async (url, init) => {
-    const authorization = init.headers.find(([name]) => name === 'authorization')?.[1] ?? ''
+    const authorization = new Headers(init.headers).get('authorization') ?? ''
     arrivals.push({ at: Date.now() - START, apiKey: authorization.replace('ApiKey ', '') })
     const response = await fake.fetch(url, init)
     statuses.push(response.status)

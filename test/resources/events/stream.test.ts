@@ -36,7 +36,7 @@ function delay(ms: number): Promise<void> {
 function bulkServer(options: { delayFor?: (chunkIndex: number) => number; failChunk?: number } = {}) {
   const server = { keys: [] as string[], inFlight: 0, maxInFlight: 0 }
   const fetch: FetchFunction = async (_url, init) => {
-    const key = init.headers.find(([name]) => name === 'idempotency-key')?.[1] ?? ''
+    const key = new Headers(init.headers).get('idempotency-key') ?? ''
     const chunkIndex = Number(key.slice(key.lastIndexOf(':') + 1))
     const body = JSON.parse(init.body ?? '{}') as { events: Event[] }
     server.keys.push(key)

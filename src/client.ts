@@ -9,7 +9,7 @@ import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
-import { RateLimiters } from './internal/rate-limiter.js'
+import { limiterFor, type RateLimiter } from './internal/rate-limiter.js'
 import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
@@ -60,8 +60,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
 
   readonly #options: NotificationClientOptions<W>
   readonly #connection: Connection
-  /** Shared with the clients `withOptions` derives, whatever connection they use. */
-  readonly #rateLimiters: RateLimiters
+  /** By bucket; shared with the clients `withOptions` derives, whatever connection they use. */
+  readonly #rateLimiters: Map<string, RateLimiter>
   /** False for a client made by `withOptions`: closing it leaves its parent's connection open. */
   readonly #ownsConnection: boolean
 
@@ -76,7 +76,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const shared = derivedConnections.get(options)
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
-    this.#rateLimiters = derivedRateLimiters.get(options) ?? new RateLimiters()
+    this.#rateLimiters = derivedRateLimiters.get(options) ?? new Map()
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -94,7 +94,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
       logBodies: options.logBodies ?? false,
       rateLimiter:
-        settings.rateLimit === 'off' ? undefined : this.#rateLimiters.for(settings.origin, settings.apiKey),
+        settings.rateLimit === 'off'
+          ? undefined
+          : limiterFor(this.#rateLimiters, `${settings.origin} ${settings.apiKey}`),
     })
     this.subscribers = new Subscribers(core)
     this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
@@ -155,7 +157,7 @@ const RUNTIME = runtimeName()
 
 // Passes the connection from `withOptions` to the new client's constructor without making it an option.
 const derivedConnections = new WeakMap<object, Connection>()
-const derivedRateLimiters = new WeakMap<object, RateLimiters>()
+const derivedRateLimiters = new WeakMap<object, Map<string, RateLimiter>>()
 
 interface Settings {
   apiKey: string

@@ -119,11 +119,9 @@ const callOptionsSchema = z.object({
   deadlineMs: milliseconds.optional(),
 })
 
+// One schema for triggerBulk and triggerStream: triggerBulk's type has no `startAtChunk`.
 const bulkOptionsSchema = callOptionsSchema.extend({
   concurrency: wholeNumber('Must be a whole number of at least 1', 1).optional(),
-})
-
-const streamOptionsSchema = bulkOptionsSchema.extend({
   startAtChunk: wholeNumber('Must be a whole number ≥ 0', 0).optional(),
 })
 
@@ -136,17 +134,11 @@ export function checkCallOptions(options: RequestOptions): void {
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 
-/** `checkCallOptions`, and the bulk sender's `concurrency`. */
-export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
-  const parsed = bulkOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
-}
-
-/** `checkBulkOptions`, and the stream's `startAtChunk`. */
-export function checkStreamOptions(
+/** `checkCallOptions`, and the bulk senders' `concurrency` and `startAtChunk`. */
+export function checkBulkOptions(
   options: RequestOptions & { concurrency?: number; startAtChunk?: number },
 ): void {
-  const parsed = streamOptionsSchema.safeParse(options)
+  const parsed = bulkOptionsSchema.safeParse(options)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 

@@ -177,11 +177,11 @@ export class RequestCore {
     let staleSocketRetryUsed = false
     for (let attempts = 1; ; attempts++) {
       if (config.connection.closed) throw new ClientClosedError()
-      const turn = limiter?.acquire(cost, signal, deadline, options.deadlineMs)
+      const turn = limiter?.acquire(cost, options, deadline)
       if (turn) await turn
       const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
       if (remaining <= 0) {
-        limiter?.settle(cost, undefined)
+        limiter?.settle(cost)
         throw deadlineError(options.deadlineMs)
       }
       call.attempts = attempts
@@ -196,7 +196,7 @@ export class RequestCore {
         if (response.status >= 200 && response.status < 300) return response
         failure = apiErrorOf(response)
       } catch (error) {
-        limiter?.settle(cost, undefined)
+        limiter?.settle(cost)
         if (!(error instanceof NotifyKitError)) throw error
         this.#logFailedAttempt(wire, error, attempts, started)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)

@@ -1,13 +1,13 @@
 import type { WithResponse } from '../../core/api-promise.js'
 import { type BulkChunkFailure, BulkTriggerError, RequestValidationError } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
-import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, normalizeHeaders } from '../../internal/headers.js'
+import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
 import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import { sendChunkRequest } from './chunk-request.js'
 import { eventIssues } from './event-issues.js'
 import type { EventOperations } from './operations.js'
+import { type BulkSend, streamChunks } from './stream.js'
 
 /** Progress of a `triggerBulk` call, reported after each request settles. */
 export interface BulkProgress {
@@ -32,8 +32,6 @@ export interface BulkTriggerOptions extends RequestOptions {
   onProgress?: (progress: BulkProgress) => void
 }
 
-export const DEFAULT_CONCURRENCY = 2
-
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request
  * has its own idempotency key, `<key>:<chunk index>`, so a second call with the same key and events
@@ -46,47 +44,27 @@ export async function triggerInChunks(
   events: readonly unknown[],
   options: BulkTriggerOptions = {},
 ): Promise<WithResponse<TriggerResult[]>> {
-  const { concurrency = DEFAULT_CONCURRENCY, onProgress, ...requestOptions } = options
+  const { onProgress, ...sendOptions } = options
   checkEvents(operations, events)
   checkBulkOptions(options)
-  const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
-  const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
-  // Whatever would make the request core refuse every chunk alike fails here, before the first
-  // request: the events, limits and keys above, the headers here. A chunk the core still refuses
-  // is then a failed chunk like any other, and every event stays accounted for.
-  normalizeHeaders(requestOptions.headers, 'headers')
-  const { method } = operations.bulk
-  const path = operations.bulk.path.template
-  const deadline =
-    requestOptions.deadlineMs === undefined ? undefined : Date.now() + requestOptions.deadlineMs
+  const baseKey = chunkKeyBase(options.idempotencyKey, Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST))
   const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
   const failures: BulkChunkFailure[] = []
   const progress: BulkProgress = { sent: 0, failed: 0, total: events.length }
   let last: WithResponse<TriggerResult[]> | undefined
   let attempts = 0
-  let nextChunk = 0
 
-  const sendChunk = async (chunkIndex: number) => {
-    const start = chunkIndex * MAX_EVENTS_PER_BULK_REQUEST
-    const chunk = events.slice(start, start + MAX_EVENTS_PER_BULK_REQUEST)
-    const idempotencyKey = `${baseKey}:${chunkIndex}`
-    const sent = await sendChunkRequest(
-      core,
-      operations,
-      chunk,
-      { ...requestOptions, idempotencyKey },
-      deadline,
-    )
-    attempts += sent.attempts
-    if (sent.response) {
-      last = sent.response
-      sent.response.data.forEach((result, offset) => {
-        results[start + offset] = result
-      })
-      progress.sent += chunk.length
+  const settled: BulkSend['settled'] = (outcome, response) => {
+    const { chunkIndex, offset, count, error } = outcome
+    if (error) {
+      attempts += error.attempts
+      failures.push({ chunkIndex, eventIndexes: range(offset, offset + count), error })
+      progress.failed += count
     } else {
-      failures.push({ chunkIndex, eventIndexes: range(start, start + chunk.length), error: sent.error })
-      progress.failed += chunk.length
+      last = response
+      attempts += response?.response.attempts ?? 0
+      results.splice(offset, count, ...outcome.results)
+      progress.sent += count
     }
     try {
       onProgress?.({ ...progress })
@@ -94,17 +72,16 @@ export async function triggerInChunks(
       // A broken progress callback must not lose the results of requests that were sent.
     }
   }
-
-  const worker = async () => {
-    while (nextChunk < chunkCount) await sendChunk(nextChunk++)
+  // Every outcome is taken as its request settles: the loop only drives the sending.
+  for await (const _ of streamChunks(core, operations, events, sendOptions, { baseKey, settled })) {
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunkCount) }, worker))
 
+  const { method } = operations.bulk
   if (failures.length > 0 || !last) {
     failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
     throw new BulkTriggerError(results, failures).withContext({
       method,
-      path,
+      path: operations.bulk.path.template,
       idempotencyKey: baseKey,
       attempts,
     })

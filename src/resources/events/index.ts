@@ -75,8 +75,9 @@ export class Events<W extends object = WorkflowPayloads> {
     events: EventIterable<TriggerEventParams<W>>,
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
-    const send = (list: readonly unknown[]) => triggerInChunks(this.#core, this.#operations, list, options)
-    return new ApiPromise(Array.isArray(events) ? send(events) : collectEvents(events).then(send))
+    return new ApiPromise(
+      collectEvents(events).then((list) => triggerInChunks(this.#core, this.#operations, list, options)),
+    )
   }
 
   /**

@@ -1,16 +1,24 @@
-import { type NotifyKitError, RequestValidationError } from '../../core/errors.js'
+import type { WithResponse } from '../../core/api-promise.js'
+import {
+  type NotifyKitError,
+  RequestValidationError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from '../../core/errors.js'
 import { callerAbortError } from '../../internal/abort.js'
 import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, normalizeHeaders } from '../../internal/headers.js'
-import { checkStreamOptions } from '../../internal/option-schemas.js'
-import { orderedPool } from '../../internal/ordered-pool.js'
+import { checkBulkOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import { type BulkTriggerOptions, DEFAULT_CONCURRENCY } from './bulk.js'
-import { sendChunkRequest } from './chunk-request.js'
+import type { BulkTriggerOptions } from './bulk.js'
+import { sendInOrder } from './chunk-pool.js'
 import { eventIssues } from './event-issues.js'
-import { type EventChunk, isEventIterable, readChunks } from './event-source.js'
+import { isEventIterable } from './event-source.js'
 import type { EventOperations } from './operations.js'
+
+/** Requests in flight at once unless `concurrency` says: bulk requests cost 100 rate-limit units each. */
+const DEFAULT_CONCURRENCY = 2
 
 /** Options of `triggerStream`: those of `triggerBulk` but progress, which the outcomes are. */
 export interface TriggerStreamOptions extends Omit<BulkTriggerOptions, 'onProgress'> {
@@ -55,6 +63,17 @@ export interface BulkChunkFailed extends BulkChunkPosition {
 export type BulkChunkOutcome = BulkChunkApplied | BulkChunkFailed
 
 /**
+ * How `triggerBulk` uses the sender: its events were all checked and its key made before, it reads
+ * each outcome as its request settles (with the response, for its attempts and headers), and
+ * nothing ends the send early: every chunk gets an outcome, unsent ones failing with the reason.
+ * @internal
+ */
+export interface BulkSend {
+  baseKey: string
+  settled: (outcome: BulkChunkOutcome, response: WithResponse<TriggerResult[]> | undefined) => void
+}
+
+/**
  * Sends the events of `source` in requests of at most 100, `concurrency` at a time, and yields one
  * outcome per request in the order of the source. Checks the options and the key before reading
  * the source; each chunk's events are checked before that chunk is sent.
@@ -65,50 +84,76 @@ export function streamChunks(
   operations: EventOperations,
   source: unknown,
   options: TriggerStreamOptions = {},
+  bulk?: BulkSend,
 ): AsyncGenerator<BulkChunkOutcome, void, undefined> {
-  if (!isEventIterable(source)) {
-    throw new RequestValidationError(
-      [{ path: [], message: 'Must be an iterable or async iterable of events' }],
-      'Invalid events.triggerStream request',
-    )
-  }
-  checkStreamOptions(options)
-  const { concurrency = DEFAULT_CONCURRENCY, startAtChunk = 0, ...requestOptions } = options
-  normalizeHeaders(requestOptions.headers, 'headers')
-  const { idempotencyKey: key, signal, deadlineMs } = requestOptions
-  const baseKey = key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key)
-  const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs
   const { method } = operations.bulk
   const path = operations.bulk.path.template
-
-  const send = async ({ chunkIndex, offset, events }: EventChunk): Promise<BulkChunkOutcome> => {
-    const position = { chunkIndex, offset, count: events.length, idempotencyKey: `${baseKey}:${chunkIndex}` }
-    const issues = eventIssues(operations, events, offset)
-    if (issues.length > 0) {
-      const error = new RequestValidationError(issues, 'Invalid events.triggerStream request')
-      return { ...position, error: error.withContext({ method, path, attempts: 0 }) }
-    }
-    const sent = await sendChunkRequest(
-      core,
-      operations,
-      events,
-      { ...requestOptions, idempotencyKey: position.idempotencyKey },
-      deadline,
-    )
-    return sent.response ? { ...position, results: sent.response.data } : { ...position, error: sent.error }
-  }
+  const invalid = (issues: ValidationIssue[]) =>
+    new RequestValidationError(issues, 'Invalid events.triggerStream request').withContext({
+      method,
+      path,
+      attempts: 0,
+    })
+  if (!isEventIterable(source))
+    throw invalid([{ path: [], message: 'Must be an iterable or async iterable of events' }])
+  checkBulkOptions(options)
+  const { concurrency = DEFAULT_CONCURRENCY, startAtChunk = 0, ...requestOptions } = options
+  // Whatever would make the request core refuse every chunk alike fails here, before the first
+  // request. A chunk the core still refuses is then a failed chunk like any other.
+  normalizeHeaders(requestOptions.headers, 'headers')
+  const { idempotencyKey: key, signal, deadlineMs } = requestOptions
+  const baseKey =
+    bulk?.baseKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
+  const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs
 
   // Past an abort or the deadline, every further chunk would fail unsent: the stream ends instead
   // of reading the rest of the source to say so.
-  const stopReason = () => {
-    if (signal?.aborted) return callerAbortError(signal)
-    if (deadline !== undefined && Date.now() >= deadline) return deadlineError(deadlineMs, { notSent: true })
-    return undefined
+  const beforeChunk = () => {
+    if (bulk) return
+    if (signal?.aborted) throw callerAbortError(signal)
+    if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadlineMs, { notSent: true })
   }
-  return orderedPool(
-    readChunks(source, MAX_EVENTS_PER_BULK_REQUEST, startAtChunk),
-    concurrency,
-    send,
-    stopReason,
-  )
+  const send = async (offset: number, events: unknown[]): Promise<BulkChunkOutcome> => {
+    const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
+    const idempotencyKey = `${baseKey}:${chunkIndex}`
+    const position = { chunkIndex, offset, count: events.length, idempotencyKey }
+    const call = { method, path, idempotencyKey }
+    let response: WithResponse<TriggerResult[]> | undefined
+    let outcome: BulkChunkOutcome
+    try {
+      const issues = bulk ? [] : eventIssues(operations, events, offset)
+      if (issues.length > 0) throw invalid(issues)
+      const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
+      // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
+      // timeout too short to read the answer of a request the server may still carry out.
+      if (remainingMs !== undefined && remainingMs <= 0) {
+        throw deadlineError(deadlineMs, { notSent: true }).withContext({ ...call, attempts: 0 })
+      }
+      response = await core.execute(
+        operations.bulk,
+        { body: { events } },
+        { ...requestOptions, idempotencyKey, deadlineMs: remainingMs },
+      )
+      const { data, response: answer } = response
+      // The results are matched to events by position, so a response that does not hold exactly
+      // one result per event cannot confirm any of them: the chunk fails, and sending it again
+      // with the same key is safe.
+      const found: unknown = data
+      if (!Array.isArray(found) || found.length !== events.length) {
+        const held = Array.isArray(found) ? `${found.length} results` : 'no list of results'
+        throw new ResponseValidationError(
+          `events.triggerBulk: the ${answer.status} response holds ${held} for ${events.length} events`,
+          answer.status,
+          JSON.stringify(found) ?? '',
+        ).withContext({ ...call, attempts: answer.attempts })
+      }
+      outcome = { ...position, results: data }
+    } catch (error) {
+      // The request core turns every failure into a NotifyKitError carrying its call context.
+      outcome = { ...position, error: error as NotifyKitError }
+    }
+    bulk?.settled(outcome, response)
+    return outcome
+  }
+  return sendInOrder(source, startAtChunk, concurrency, beforeChunk, send)
 }

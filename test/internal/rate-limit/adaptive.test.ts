@@ -165,7 +165,7 @@ describe('RateLimiter without RateLimit headers', () => {
   it('lets every attempt go at once, with no timer', () => {
     const limiter = new RateLimiter()
     for (let i = 0; i < 1_000; i++) {
-      expect(limiter.acquire(100, undefined, undefined, undefined)).toBeUndefined()
+      expect(limiter.acquire(100, {}, undefined)).toBeUndefined()
       limiter.settle(100, { status: 201, headers: { 'content-type': 'application/json' } })
     }
     expect(vi.getTimerCount()).toBe(0)

@@ -10,102 +10,111 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>
  * The client's picture of the server's `trigger` token bucket, shared by every request that draws
  * from it, so that concurrent requests wait for the refill together instead of each finding the
  * limit with a 429 and retrying on its own.
- *
- * Until a response carries `RateLimit-*` headers or a 429 with `Retry-After`, `acquire` returns at
- * once with nothing allocated and no clock read: a server that does not rate-limit costs nothing.
  * @internal
  */
-export class RateLimiter {
-  /** Units the bucket holds when full; 0 until a response said. */
-  #limit = 0
-  /** Units the bucket gains per millisecond: unknown (no wait but a pause's) until a response said. */
-  #refillPerMs = Infinity
-  /**
-   * When the bucket will be full again if nothing more is taken, counting every request let through
-   * (a virtual clock: each request moves it on by its cost). 0 until the server said anything about
-   * its bucket, and then nothing ever waits.
-   */
-  #fullAt = 0
-  /** After a 429, nothing is sent before this time. */
-  #pausedUntil = 0
-  /** Units of the requests let through and not answered yet. */
-  #inFlight = 0
-
+export interface RateLimiter {
   /**
    * Takes `cost` units for an attempt. Returns `undefined` when it may go now, or a promise that
    * resolves when it may go and rejects (the units given back) on the call's `signal`, or at once
-   * when the wait would end past `deadline`. Every `acquire` that does not reject is followed by a `settle`.
+   * when the wait would end past `deadline`. Every `acquire` that does not reject is followed by a
+   * `settle`.
    */
-  acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<void> | undefined {
-    // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
-    // may not include the requests sent with it.
-    this.#inFlight += cost
-    if (this.#fullAt === 0) return undefined
-    const now = Date.now()
-    this.#fullAt = Math.max(this.#fullAt, now) + cost / this.#refillPerMs
-    // It may go once the bucket is short of full by no more than it holds.
-    const waitMs = this.#fullAt - this.#limit / this.#refillPerMs - now
-    return waitMs > 0 ? this.#wait(Math.ceil(waitMs), cost, options, deadline) : undefined
-  }
-
+  acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<void> | undefined
   /**
    * Ends an attempt that `acquire` let through: `response` is undefined when none arrived. Its
    * `RateLimit-Limit`, `-Remaining` and `-Policy` correct the picture of the bucket; a 429's
    * `Retry-After` pauses every request of this limiter.
    */
-  settle(cost: number, response?: { status: number; headers: Headers }): void {
-    this.#inFlight -= cost
-    if (response === undefined) return
-    const { headers } = response
-    const now = Date.now()
-    const read = (name: string) => Number(headerValue(headers, `ratelimit-${name}`))
-    const limit = read('limit')
-    const remaining = read('remaining')
-    // Most servers send none of these.
-    const described = limit > 0 && Number.isFinite(remaining)
-    if (described) {
-      this.#limit = limit
-      // The refill rate: from the first policy (`<quota>;w=<seconds>`), else from how long the
-      // reset says the missing units take to come back, else as known, else the limit a second.
-      const policy = /^\s*([\d.]+)\s*;\s*w\s*=\s*([\d.]+)/.exec(
-        headerValue(headers, 'ratelimit-policy') ?? '',
-      )
-      const refillPerMs = policy
-        ? Number(policy[1]) / Number(policy[2]) / 1000
-        : (limit - remaining) / read('reset') / 1000
-      if (refillPerMs > 0 && refillPerMs < Infinity) this.#refillPerMs = refillPerMs
-      else if (this.#refillPerMs === Infinity) this.#refillPerMs = limit / 1000
-    }
-    // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
-    // any, still hold the others back until the refill.
-    const pauseMs = response.status === 429 ? parseRetryAfterMs(headers) : undefined
-    if (pauseMs !== undefined && now + pauseMs > this.#pausedUntil) {
-      this.#pausedUntil = now + pauseMs
-      // Empty until the pause ends, and what is in flight is taken from it.
-      this.#fullAt = this.#pausedUntil + (this.#limit + this.#inFlight) / this.#refillPerMs
-    } else if (described && now >= this.#pausedUntil) {
-      // With other requests in flight this answer may be older than one already read (answers
-      // overtake each other), so it may only lower the picture; with none, it is the latest word.
-      const fullAt = now + (limit - remaining + this.#inFlight) / this.#refillPerMs
-      this.#fullAt = this.#inFlight > 0 ? Math.max(this.#fullAt, fullAt) : fullAt
-    }
-  }
+  settle(cost: number, response?: { status: number; headers: Headers }): void
+}
 
-  async #wait(waitMs: number, cost: number, options: RequestOptions, deadline: number | undefined) {
-    const { signal } = options
+/**
+ * A limiter that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
+ * `Retry-After`, `acquire` returns at once with nothing allocated and no clock read: a server that
+ * does not rate-limit costs nothing.
+ * @internal
+ */
+export function createRateLimiter(): RateLimiter {
+  /** Units the bucket holds when full; 0 until a response said. */
+  let limit = 0
+  /** Units the bucket gains per millisecond: unknown (no wait but a pause's) until a response said. */
+  let refillPerMs = Infinity
+  /**
+   * When the bucket will be full again if nothing more is taken, counting every request let
+   * through (a virtual clock: each request moves it on by its cost). 0 until the server said
+   * anything about its bucket, and then nothing ever waits.
+   */
+  let fullAt = 0
+  /** After a 429, nothing is sent before this time. */
+  let pausedUntil = 0
+  /** Units of the requests let through and not answered yet. */
+  let inFlight = 0
+
+  const wait = async (
+    waitMs: number,
+    cost: number,
+    { signal, deadlineMs }: RequestOptions,
+    deadline?: number,
+  ) => {
     try {
       // A 429 read meanwhile may push the end of the pause further.
-      for (let remainingMs = waitMs; remainingMs > 0; remainingMs = this.#pausedUntil - Date.now()) {
+      for (let remainingMs = waitMs; remainingMs > 0; remainingMs = pausedUntil - Date.now()) {
         // Waiting for a turn that comes after the deadline would only delay the same failure.
-        if (deadline !== undefined && Date.now() + remainingMs >= deadline)
-          throw deadlineError(options.deadlineMs)
+        if (deadline !== undefined && Date.now() + remainingMs >= deadline) throw deadlineError(deadlineMs)
         await sleep(remainingMs, signal, () => callerAbortError(signal))
       }
     } catch (error) {
-      this.#inFlight -= cost
-      this.#fullAt -= cost / this.#refillPerMs
+      inFlight -= cost
+      fullAt -= cost / refillPerMs
       throw error
     }
+  }
+
+  return {
+    acquire(cost, options, deadline) {
+      // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
+      // may not include the requests sent with it.
+      inFlight += cost
+      if (fullAt === 0) return undefined
+      const now = Date.now()
+      fullAt = Math.max(fullAt, now) + cost / refillPerMs
+      // It may go once the bucket is short of full by no more than it holds.
+      const waitMs = fullAt - limit / refillPerMs - now
+      return waitMs > 0 ? wait(Math.ceil(waitMs), cost, options, deadline) : undefined
+    },
+
+    settle(cost, response) {
+      inFlight -= cost
+      if (response === undefined) return
+      const { headers } = response
+      const now = Date.now()
+      const read = (name: string) => Number(headerValue(headers, `ratelimit-${name}`))
+      const reportedLimit = read('limit')
+      const remaining = read('remaining')
+      // Most servers send none of these.
+      const described = reportedLimit > 0 && Number.isFinite(remaining)
+      if (described) {
+        limit = reportedLimit
+        // The refill rate is the first policy's (`<quota>;w=<seconds>`); without one, the bucket is
+        // taken to refill in a second (`RateLimit-Reset` is in whole seconds: too coarse for a rate).
+        const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headerValue(headers, 'ratelimit-policy') ?? '')
+        const rate = policy ? Number(policy[1]) / Number(policy[2]) / 1000 : 0
+        refillPerMs = rate > 0 && rate < Infinity ? rate : limit / 1000
+      }
+      // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
+      // any, still hold the others back until the refill.
+      const pauseMs = response.status === 429 ? parseRetryAfterMs(headers) : undefined
+      if (pauseMs !== undefined && now + pauseMs > pausedUntil) {
+        pausedUntil = now + pauseMs
+        // Empty until the pause ends, and what is in flight is taken from it.
+        fullAt = pausedUntil + (limit + inFlight) / refillPerMs
+      } else if (described && now >= pausedUntil) {
+        // With other requests in flight this answer may be older than one already read (answers
+        // overtake each other), so it may only lower the picture; with none, it is the latest word.
+        const reported = now + (limit - remaining + inFlight) / refillPerMs
+        fullAt = inFlight > 0 ? Math.max(fullAt, reported) : reported
+      }
+    },
   }
 }
 
@@ -117,7 +126,7 @@ export class RateLimiter {
 export function limiterFor(limiters: Map<string, RateLimiter>, bucket: string): RateLimiter {
   let limiter = limiters.get(bucket)
   if (!limiter) {
-    limiter = new RateLimiter()
+    limiter = createRateLimiter()
     limiters.set(bucket, limiter)
   }
   return limiter

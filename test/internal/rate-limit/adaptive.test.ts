@@ -5,7 +5,7 @@ import {
   type NotificationClientOptions,
   TimeoutError,
 } from '../../../src/index.js'
-import { RateLimiter } from '../../../src/internal/rate-limiter.js'
+import { createRateLimiter } from '../../../src/internal/rate-limiter.js'
 import type { FakeServiceOptions } from '../../../src/testing/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 import { captureLogs } from '../../helpers/logs.js'
@@ -163,7 +163,7 @@ describe("rateLimit: 'off'", () => {
 
 describe('RateLimiter without RateLimit headers', () => {
   it('lets every attempt go at once, with no timer', () => {
-    const limiter = new RateLimiter()
+    const limiter = createRateLimiter()
     for (let i = 0; i < 1_000; i++) {
       expect(limiter.acquire(100, {}, undefined)).toBeUndefined()
       limiter.settle(100, { status: 201, headers: { 'content-type': 'application/json' } })

@@ -1,16 +1,34 @@
 // The client side of the scale figures that need a process of their own: the memory figure (RSS
 // must be the client's alone) and the crash figure (the process is killed part-way).
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8'
 import { NotificationClient } from '../src/index.js'
 import { API_KEY } from './fixtures.js'
-import { type MemoryReport, type OutcomeLine, type ScaleClientConfig, scaleEvent } from './scale-protocol.js'
+import {
+  type MemoryReport,
+  type MemorySample,
+  type OutcomeLine,
+  type ScaleClientConfig,
+  scaleEvent,
+} from './scale-protocol.js'
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ScaleClientConfig
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => {})
 
-function memoryMb(): { rssMb: number; heapUsedMb: number } {
+function sample(events: number): MemorySample {
+  // Two: the first may leave objects that only a second finds unreachable (weak references).
+  collect()
   collect()
   const { rss, heapUsed } = process.memoryUsage()
-  return { rssMb: rss / 2 ** 20, heapUsedMb: heapUsed / 2 ** 20 }
+  const heap = getHeapStatistics()
+  const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')
+  const mb = (bytes: number) => bytes / 2 ** 20
+  return {
+    events,
+    rssMb: mb(rss),
+    heapUsedMb: mb(heapUsed),
+    newSpaceMb: mb(newSpace?.physical_space_size ?? 0),
+    outsideHeapMb: mb(rss - heap.total_physical_size),
+  }
 }
 
 async function* generate(count: number) {
@@ -25,27 +43,26 @@ const client = new NotificationClient({
 })
 
 if (config.task === 'memory') {
-  const baseline = memoryMb()
+  const baseline = sample(0)
   const started = performance.now()
-  const checkpoints: MemoryReport['checkpoints'] = []
-  const pending = [...config.checkpoints]
+  const samples: MemorySample[] = []
   let failedChunks = 0
+  let next = config.sampleEvery
   for await (const outcome of client.events.triggerStream(generate(config.events), {
     concurrency: config.concurrency,
   })) {
     if (outcome.error) failedChunks++
     const sent = outcome.offset + outcome.count
-    if (pending[0] !== undefined && sent >= pending[0]) {
-      pending.shift()
-      const now = memoryMb()
-      checkpoints.push({ events: sent, ...now, growthMb: now.rssMb - baseline.rssMb })
+    if (sent >= next) {
+      next += config.sampleEvery
+      samples.push(sample(sent))
     }
   }
   const report: MemoryReport = {
-    baselineRssMb: baseline.rssMb,
-    baselineHeapUsedMb: baseline.heapUsedMb,
-    checkpoints,
+    baseline,
+    samples,
     failedChunks,
+    // Collections included: about 20 ms for each sample.
     seconds: (performance.now() - started) / 1000,
   }
   process.stdout.write(`${JSON.stringify(report)}\n`)

@@ -17,14 +17,30 @@ export function scaleEvent(i: number) {
 
 /** The client process's tasks. */
 export type ScaleClientConfig =
-  | { task: 'memory'; port: number; events: number; checkpoints: number[]; concurrency: number }
+  | { task: 'memory'; port: number; events: number; sampleEvery: number; concurrency: number }
   | { task: 'stream'; port: number; events: number; idempotencyKey: string; startAtChunk: number }
 
-/** The memory task's answer: RSS after a forced collection, before the send and at each checkpoint. */
+/** Memory after two forced full collections: what the process holds, and where. */
+export interface MemorySample {
+  /** Events whose outcome the consumer had when the sample was taken. */
+  events: number
+  rssMb: number
+  /** Live JavaScript objects: what a retention would grow. */
+  heapUsedMb: number
+  /** Pages V8's young generation has touched: it grows with the allocation rate, not with retention. */
+  newSpaceMb: number
+  /** RSS outside V8's heap: code, the allocator's pages, buffers. */
+  outsideHeapMb: number
+}
+
+/**
+ * The memory task's answer: a baseline before the send, then a sample at each multiple of
+ * `sampleEvery`. Each figure is the median of the samples around a checkpoint, so that one reading
+ * taken while the allocator holds pages it is about to return does not decide it.
+ */
 export interface MemoryReport {
-  baselineRssMb: number
-  baselineHeapUsedMb: number
-  checkpoints: { events: number; rssMb: number; heapUsedMb: number; growthMb: number }[]
+  baseline: MemorySample
+  samples: MemorySample[]
   failedChunks: number
   seconds: number
 }

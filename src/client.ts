@@ -9,7 +9,7 @@ import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
-import { limiterFor, type RateLimiter } from './internal/rate-limiter.js'
+import { createRateLimiter, type RateLimiter } from './internal/rate-limiter.js'
 import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
@@ -93,14 +93,18 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       responseValidation: settings.responseValidation,
       logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
       logBodies: options.logBodies ?? false,
-      rateLimiter:
-        settings.rateLimit === 'off'
-          ? undefined
-          : limiterFor(this.#rateLimiters, `${settings.origin} ${settings.apiKey}`),
+      rateLimiter: settings.rateLimit === 'off' ? undefined : this.#rateLimiterFor(settings),
     })
     this.subscribers = new Subscribers(core)
     this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
     this.notifications = new Notifications(core)
+  }
+
+  /** The limiter of the server's bucket: one per origin and API key, as the server keeps one per key. */
+  #rateLimiterFor({ origin, apiKey }: Settings): RateLimiter | undefined {
+    const bucket = `${origin} ${apiKey}`
+    const limiters = this.#rateLimiters
+    return limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)
   }
 
   /**

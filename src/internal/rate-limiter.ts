@@ -117,17 +117,3 @@ export function createRateLimiter(): RateLimiter {
     },
   }
 }
-
-/**
- * The limiter of a bucket (origin and API key: the server keeps one bucket per key) among those of a
- * client and of the clients `withOptions` derives from it.
- * @internal
- */
-export function limiterFor(limiters: Map<string, RateLimiter>, bucket: string): RateLimiter {
-  let limiter = limiters.get(bucket)
-  if (!limiter) {
-    limiter = createRateLimiter()
-    limiters.set(bucket, limiter)
-  }
-  return limiter
-}

@@ -7,9 +7,9 @@ import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { eventIssues } from './event-issues.js'
 import type { EventOperations } from './operations.js'
-import { type BulkSend, streamChunks } from './stream.js'
+import { streamChunks } from './stream.js'
 
-/** Progress of a `triggerBulk` call, reported after each request settles. */
+/** Progress of a `triggerBulk` call, reported as each request's outcome comes, in order. */
 export interface BulkProgress {
   /** Events whose request succeeded so far. */
   sent: number
@@ -26,7 +26,8 @@ export interface BulkTriggerOptions extends RequestOptions {
    */
   concurrency?: number
   /**
-   * Called after each request of at most 100 events settles. An exception thrown here is ignored.
+   * Called after each request of at most 100 events settles, in the order of the requests. An
+   * exception thrown here is ignored.
    * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
    */
   onProgress?: (progress: BulkProgress) => void
@@ -54,16 +55,16 @@ export async function triggerInChunks(
   let last: WithResponse<TriggerResult[]> | undefined
   let attempts = 0
 
-  const settled: BulkSend['settled'] = (outcome, response) => {
-    const { chunkIndex, offset, count, error } = outcome
+  for await (const outcome of streamChunks(core, operations, events, sendOptions, baseKey)) {
+    const { chunkIndex, offset, count, error, response } = outcome
     if (error) {
       attempts += error.attempts
       failures.push({ chunkIndex, eventIndexes: range(offset, offset + count), error })
       progress.failed += count
-    } else {
+    } else if (response) {
       last = response
-      attempts += response?.response.attempts ?? 0
-      results.splice(offset, count, ...outcome.results)
+      attempts += response.response.attempts
+      results.splice(offset, count, ...response.data)
       progress.sent += count
     }
     try {
@@ -72,13 +73,9 @@ export async function triggerInChunks(
       // A broken progress callback must not lose the results of requests that were sent.
     }
   }
-  // Every outcome is taken as its request settles: the loop only drives the sending.
-  for await (const _ of streamChunks(core, operations, events, sendOptions, { baseKey, settled })) {
-  }
 
   const { method } = operations.bulk
   if (failures.length > 0 || !last) {
-    failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
     throw new BulkTriggerError(results, failures).withContext({
       method,
       path: operations.bulk.path.template,

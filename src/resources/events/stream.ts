@@ -17,9 +17,6 @@ import { eventIssues } from './event-issues.js'
 import { isEventIterable } from './event-source.js'
 import type { EventOperations } from './operations.js'
 
-/** Requests in flight at once unless `concurrency` says: bulk requests cost 100 rate-limit units each. */
-const DEFAULT_CONCURRENCY = 2
-
 /** Options of `triggerStream`: those of `triggerBulk` but progress, which the outcomes are. */
 export interface TriggerStreamOptions extends Omit<BulkTriggerOptions, 'onProgress'> {
   /**
@@ -62,21 +59,15 @@ export interface BulkChunkFailed extends BulkChunkPosition {
 /** One outcome of `triggerStream` per request of at most 100 events. */
 export type BulkChunkOutcome = BulkChunkApplied | BulkChunkFailed
 
-/**
- * How `triggerBulk` uses the sender: its events were all checked and its key made before, it reads
- * each outcome as its request settles (with the response, for its attempts and headers), and
- * nothing ends the send early: every chunk gets an outcome, unsent ones failing with the reason.
- * @internal
- */
-export interface BulkSend {
-  baseKey: string
-  settled: (outcome: BulkChunkOutcome, response: WithResponse<TriggerResult[]> | undefined) => void
-}
+/** An outcome as `triggerBulk` reads it: with the response, for its attempts and headers. */
+export type SentChunk = BulkChunkOutcome & { response?: WithResponse<TriggerResult[]> }
 
 /**
  * Sends the events of `source` in requests of at most 100, `concurrency` at a time, and yields one
  * outcome per request in the order of the source. Checks the options and the key before reading
- * the source; each chunk's events are checked before that chunk is sent.
+ * the source; each chunk's events are checked before that chunk is sent. `triggerBulk` passes its
+ * `bulkKey`: its events were all checked and its key made already, its outcomes carry their
+ * response, and nothing ends its send early (every chunk gets an outcome, unsent ones failing).
  * @internal
  */
 export function streamChunks(
@@ -84,8 +75,8 @@ export function streamChunks(
   operations: EventOperations,
   source: unknown,
   options: TriggerStreamOptions = {},
-  bulk?: BulkSend,
-): AsyncGenerator<BulkChunkOutcome, void, undefined> {
+  bulkKey?: string,
+): AsyncGenerator<SentChunk, void, undefined> {
   const { method } = operations.bulk
   const path = operations.bulk.path.template
   const invalid = (issues: ValidationIssue[]) =>
@@ -97,31 +88,29 @@ export function streamChunks(
   if (!isEventIterable(source))
     throw invalid([{ path: [], message: 'Must be an iterable or async iterable of events' }])
   checkBulkOptions(options)
-  const { concurrency = DEFAULT_CONCURRENCY, startAtChunk = 0, ...requestOptions } = options
+  // Concurrency 2 by default: bulk requests cost 100 rate-limit units each.
+  const { concurrency = 2, startAtChunk = 0, ...requestOptions } = options
   // Whatever would make the request core refuse every chunk alike fails here, before the first
   // request. A chunk the core still refuses is then a failed chunk like any other.
   normalizeHeaders(requestOptions.headers, 'headers')
   const { idempotencyKey: key, signal, deadlineMs } = requestOptions
-  const baseKey =
-    bulk?.baseKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
+  const baseKey = bulkKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
   const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs
 
   // Past an abort or the deadline, every further chunk would fail unsent: the stream ends instead
   // of reading the rest of the source to say so.
   const beforeChunk = () => {
-    if (bulk) return
+    if (bulkKey) return
     if (signal?.aborted) throw callerAbortError(signal)
     if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadlineMs, { notSent: true })
   }
-  const send = async (offset: number, events: unknown[]): Promise<BulkChunkOutcome> => {
+  const send = async (offset: number, events: unknown[]): Promise<SentChunk> => {
     const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
     const idempotencyKey = `${baseKey}:${chunkIndex}`
     const position = { chunkIndex, offset, count: events.length, idempotencyKey }
     const call = { method, path, idempotencyKey }
-    let response: WithResponse<TriggerResult[]> | undefined
-    let outcome: BulkChunkOutcome
     try {
-      const issues = bulk ? [] : eventIssues(operations, events, offset)
+      const issues = bulkKey ? [] : eventIssues(operations, events, offset)
       if (issues.length > 0) throw invalid(issues)
       const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
@@ -129,7 +118,7 @@ export function streamChunks(
       if (remainingMs !== undefined && remainingMs <= 0) {
         throw deadlineError(deadlineMs, { notSent: true }).withContext({ ...call, attempts: 0 })
       }
-      response = await core.execute(
+      const response = await core.execute(
         operations.bulk,
         { body: { events } },
         { ...requestOptions, idempotencyKey, deadlineMs: remainingMs },
@@ -147,13 +136,11 @@ export function streamChunks(
           JSON.stringify(found) ?? '',
         ).withContext({ ...call, attempts: answer.attempts })
       }
-      outcome = { ...position, results: data }
+      return bulkKey ? { ...position, results: data, response } : { ...position, results: data }
     } catch (error) {
       // The request core turns every failure into a NotifyKitError carrying its call context.
-      outcome = { ...position, error: error as NotifyKitError }
+      return { ...position, error: error as NotifyKitError }
     }
-    bulk?.settled(outcome, response)
-    return outcome
   }
   return sendInOrder(source, startAtChunk, concurrency, beforeChunk, send)
 }

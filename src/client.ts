@@ -73,10 +73,11 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     this.#options = { ...options }
     platform.checkRuntime(options.dangerouslyAllowBrowser === true)
     const settings = resolveSettings(options, readEnv)
-    const shared = derivedConnections.get(options)
+    const parent = fromParent.get(options)
+    const shared = parent?.connection
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
-    this.#rateLimiters = derivedRateLimiters.get(options) ?? new Map()
+    this.#rateLimiters = parent?.rateLimiters ?? new Map()
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -119,14 +120,16 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
    */
   withOptions(overrides: Partial<NotificationClientOptions<W>>): NotificationClient<W> {
     const options: NotificationClientOptions<W> = { ...this.#options, ...overrides }
-    if (overrides.dispatcher === undefined && overrides.fetch === undefined) {
-      derivedConnections.set(options, this.#connection)
-    } else {
+    const sameNetwork = overrides.dispatcher === undefined && overrides.fetch === undefined
+    if (!sameNetwork) {
       // A new way to the network replaces the parent's, whichever kind it was.
       if (overrides.dispatcher === undefined) delete options.dispatcher
       if (overrides.fetch === undefined) delete options.fetch
     }
-    derivedRateLimiters.set(options, this.#rateLimiters)
+    fromParent.set(options, {
+      connection: sameNetwork ? this.#connection : undefined,
+      rateLimiters: this.#rateLimiters,
+    })
     return new NotificationClient<W>(options)
   }
 
@@ -159,9 +162,12 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
 /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
 const RUNTIME = runtimeName()
 
-// Passes the connection from `withOptions` to the new client's constructor without making it an option.
-const derivedConnections = new WeakMap<object, Connection>()
-const derivedRateLimiters = new WeakMap<object, Map<string, RateLimiter>>()
+// Passes the connection (unless replaced) and the rate limiters from `withOptions` to the new
+// client's constructor without making them options.
+const fromParent = new WeakMap<
+  object,
+  { connection: Connection | undefined; rateLimiters: Map<string, RateLimiter> }
+>()
 
 interface Settings {
   apiKey: string

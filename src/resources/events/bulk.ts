@@ -2,7 +2,7 @@ import type { WithResponse } from '../../core/api-promise.js'
 import { type BulkChunkFailure, BulkTriggerError, RequestValidationError } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
-import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
+import { invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { eventIssues } from './event-issues.js'
@@ -47,9 +47,8 @@ export async function triggerInChunks(
 ): Promise<WithResponse<TriggerResult[]>> {
   const { onProgress, ...sendOptions } = options
   checkEvents(operations, events)
-  checkBulkOptions(options)
   const baseKey = chunkKeyBase(options.idempotencyKey, Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST))
-  const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
+  const results: (TriggerResult | undefined)[] = events.map(() => undefined)
   const failures: BulkChunkFailure[] = []
   const progress: BulkProgress = { sent: 0, failed: 0, total: events.length }
   let last: WithResponse<TriggerResult[]> | undefined
@@ -59,7 +58,7 @@ export async function triggerInChunks(
     const { chunkIndex, offset, count, error, response } = outcome
     if (error) {
       attempts += error.attempts
-      failures.push({ chunkIndex, eventIndexes: range(offset, offset + count), error })
+      failures.push({ chunkIndex, eventIndexes: Array.from({ length: count }, (_, i) => offset + i), error })
       progress.failed += count
     } else if (response) {
       last = response
@@ -107,7 +106,7 @@ function chunkKeyBase(key: string | undefined, chunkCount: number): string {
 
 /** Every event is checked before the first request goes out, so a bad event 4 999 sends nothing. */
 function checkEvents(operations: EventOperations, events: readonly unknown[]): void {
-  if (!Array.isArray(events) || events.length === 0) {
+  if (events.length === 0) {
     throw new RequestValidationError(
       [{ path: [], message: 'Must be a list of at least one event' }],
       'Invalid events.triggerBulk request',
@@ -115,8 +114,4 @@ function checkEvents(operations: EventOperations, events: readonly unknown[]): v
   }
   const issues = eventIssues(operations, events, 0)
   if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid events.triggerBulk request')
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, offset) => from + offset)
 }

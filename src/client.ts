@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
-import type { ClientOptions, RateLimitMode } from './core/options.js'
+import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
 import { LevelLogger } from './internal/logger.js'
@@ -77,7 +77,10 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const shared = parent?.connection
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
-    this.#rateLimiters = parent?.rateLimiters ?? new Map()
+    const limiters: Map<string, RateLimiter> = parent?.rateLimiters ?? new Map()
+    this.#rateLimiters = limiters
+    // One limiter per bucket: the server keeps one per API key, and another origin is another server.
+    const bucket = `${settings.origin} ${settings.apiKey}`
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -94,18 +97,14 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       responseValidation: settings.responseValidation,
       logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
       logBodies: options.logBodies ?? false,
-      rateLimiter: settings.rateLimit === 'off' ? undefined : this.#rateLimiterFor(settings),
+      rateLimiter:
+        options.rateLimit === 'off'
+          ? undefined
+          : (limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)),
     })
     this.subscribers = new Subscribers(core)
     this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
     this.notifications = new Notifications(core)
-  }
-
-  /** The limiter of the server's bucket: one per origin and API key, as the server keeps one per key. */
-  #rateLimiterFor({ origin, apiKey }: Settings): RateLimiter | undefined {
-    const bucket = `${origin} ${apiKey}`
-    const limiters = this.#rateLimiters
-    return limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)
   }
 
   /**
@@ -178,7 +177,6 @@ interface Settings {
   maxResponseBytes: number
   logLevel: LogLevel
   responseValidation: 'lenient' | 'strict' | 'off'
-  rateLimit: RateLimitMode
   defaultHeaders: Record<string, string>
 }
 

@@ -6,7 +6,6 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  type RateLimitMode,
   type RequestOptions,
   type ResponseValidation,
 } from '../core/options.js'
@@ -76,7 +75,7 @@ const clientOptionsSchema = z.object({
   fetch: z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }).optional(),
   dangerouslyAllowBrowser: z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }).optional(),
   workflows: workflowSchemas.optional(),
-  rateLimit: z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' }).default('adaptive'),
+  rateLimit: z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' }).optional(),
 })
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
@@ -86,7 +85,6 @@ interface CheckedClientOptions {
   maxResponseBytes: number
   logLevel: LogLevel
   responseValidation: ResponseValidation
-  rateLimit: RateLimitMode
 }
 
 /**
@@ -102,8 +100,8 @@ export function checkClientOptions(
     logLevel: options.logLevel ?? environmentLogLevel,
   })
   if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
-  const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation, rateLimit } = parsed.data
-  return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation, rateLimit }
+  const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
+  return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }
 }
 
 // A `maxRetries` of `NaN` would never stop retrying, and a `timeoutMs` of `NaN` would time every

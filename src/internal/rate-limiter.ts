@@ -22,7 +22,7 @@ export interface RateLimiter {
   acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<void> | undefined
   /**
    * Ends an attempt that `acquire` let through: `response` is undefined when none arrived. Its
-   * `RateLimit-Limit`, `-Remaining` and `-Policy` correct the picture of the bucket; a 429's
+   * `RateLimit-Policy` and `RateLimit-Remaining` correct the picture of the bucket; a 429's
    * `Retry-After` pauses every request of this limiter.
    */
   settle(cost: number, response?: { status: number; headers: Headers }): void
@@ -35,10 +35,10 @@ export interface RateLimiter {
  * @internal
  */
 export function createRateLimiter(): RateLimiter {
-  /** Units the bucket holds when full; 0 until a response said. */
-  let limit = 0
-  /** Units the bucket gains per millisecond: unknown (no wait but a pause's) until a response said. */
-  let refillPerMs = Infinity
+  /** How long the empty bucket takes to fill; 0 until a response said. */
+  let fillMs = 0
+  /** How long one unit takes to come back; 0 until a response said (then only a pause waits). */
+  let msPerUnit = 0
   /**
    * When the bucket will be full again if nothing more is taken, counting every request let
    * through (a virtual clock: each request moves it on by its cost). 0 until the server said
@@ -65,7 +65,7 @@ export function createRateLimiter(): RateLimiter {
       }
     } catch (error) {
       inFlight -= cost
-      fullAt -= cost / refillPerMs
+      fullAt -= cost * msPerUnit
       throw error
     }
   }
@@ -77,9 +77,9 @@ export function createRateLimiter(): RateLimiter {
       inFlight += cost
       if (fullAt === 0) return undefined
       const now = Date.now()
-      fullAt = Math.max(fullAt, now) + cost / refillPerMs
+      fullAt = Math.max(fullAt, now) + cost * msPerUnit
       // It may go once the bucket is short of full by no more than it holds.
-      const waitMs = fullAt - limit / refillPerMs - now
+      const waitMs = fullAt - fillMs - now
       return waitMs > 0 ? wait(Math.ceil(waitMs), cost, options, deadline) : undefined
     },
 
@@ -88,18 +88,16 @@ export function createRateLimiter(): RateLimiter {
       if (response === undefined) return
       const { headers } = response
       const now = Date.now()
-      const read = (name: string) => Number(headerValue(headers, `ratelimit-${name}`))
-      const reportedLimit = read('limit')
-      const remaining = read('remaining')
-      // Most servers send none of these.
-      const described = reportedLimit > 0 && Number.isFinite(remaining)
+      // The bucket as the first policy states it (`<quota>;w=<seconds>`: what it holds, and how long
+      // it takes to fill), and what is left in it. Most servers send neither.
+      const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headerValue(headers, 'ratelimit-policy') ?? '')
+      const size = Number(policy?.[1])
+      const fillSeconds = Number(policy?.[2])
+      const remaining = Number(headerValue(headers, 'ratelimit-remaining'))
+      const described = size > 0 && fillSeconds > 0 && remaining >= 0
       if (described) {
-        limit = reportedLimit
-        // The refill rate is the first policy's (`<quota>;w=<seconds>`); without one, the bucket is
-        // taken to refill in a second (`RateLimit-Reset` is in whole seconds: too coarse for a rate).
-        const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headerValue(headers, 'ratelimit-policy') ?? '')
-        const rate = policy ? Number(policy[1]) / Number(policy[2]) / 1000 : 0
-        refillPerMs = rate > 0 && rate < Infinity ? rate : limit / 1000
+        fillMs = fillSeconds * 1000
+        msPerUnit = fillMs / size
       }
       // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
       // any, still hold the others back until the refill.
@@ -107,11 +105,11 @@ export function createRateLimiter(): RateLimiter {
       if (pauseMs !== undefined && now + pauseMs > pausedUntil) {
         pausedUntil = now + pauseMs
         // Empty until the pause ends, and what is in flight is taken from it.
-        fullAt = pausedUntil + (limit + inFlight) / refillPerMs
+        fullAt = pausedUntil + fillMs + inFlight * msPerUnit
       } else if (described && now >= pausedUntil) {
         // With other requests in flight this answer may be older than one already read (answers
         // overtake each other), so it may only lower the picture; with none, it is the latest word.
-        const reported = now + (limit - remaining + inFlight) / refillPerMs
+        const reported = now + fillMs - (remaining - inFlight) * msPerUnit
         fullAt = inFlight > 0 ? Math.max(fullAt, reported) : reported
       }
     },

@@ -97,7 +97,7 @@ function chunkKeyBase(key: string | undefined, chunkCount: number): string {
     throw invalidRequestOptions([
       {
         path: ['idempotencyKey'],
-        message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters, so that each request's key (\`${longest}\` for the last one) stays within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
+        message: `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH - (longest.length - key.length)} characters: the last request's key, \`${longest}\`, must stay within ${MAX_IDEMPOTENCY_KEY_LENGTH}`,
       },
     ])
   }

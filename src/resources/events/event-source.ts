@@ -3,9 +3,7 @@ export type EventIterable<Event> = Iterable<Event> | AsyncIterable<Event>
 
 /** Strings are iterable too, but a string of events is a mistake, not a source. */
 export function isEventIterable(value: unknown): value is EventIterable<unknown> {
-  return (
-    typeof value === 'object' && value !== null && (Symbol.iterator in value || Symbol.asyncIterator in value)
-  )
+  return value instanceof Object && (Symbol.iterator in value || Symbol.asyncIterator in value)
 }
 
 /**

@@ -80,13 +80,8 @@ export function streamChunks(
   const { method } = operations.bulk
   const path = operations.bulk.path.template
   const invalid = (issues: ValidationIssue[]) =>
-    new RequestValidationError(issues, 'Invalid events.triggerStream request').withContext({
-      method,
-      path,
-      attempts: 0,
-    })
-  if (!isEventIterable(source))
-    throw invalid([{ path: [], message: 'Must be an iterable or async iterable of events' }])
+    new RequestValidationError(issues, 'Invalid events.triggerStream request').withContext({ method, path })
+  if (!isEventIterable(source)) throw invalid([{ path: [], message: 'Must be an iterable of events' }])
   checkBulkOptions(options)
   // Concurrency 2 by default: bulk requests cost 100 rate-limit units each.
   const { concurrency = 2, startAtChunk = 0, ...requestOptions } = options
@@ -116,7 +111,7 @@ export function streamChunks(
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
-        throw deadlineError(deadlineMs, { notSent: true }).withContext({ ...call, attempts: 0 })
+        throw deadlineError(deadlineMs, { notSent: true }).withContext(call)
       }
       const response = await core.execute(
         operations.bulk,
@@ -129,9 +124,8 @@ export function streamChunks(
       // with the same key is safe.
       const found: unknown = data
       if (!Array.isArray(found) || found.length !== events.length) {
-        const held = Array.isArray(found) ? `${found.length} results` : 'no list of results'
         throw new ResponseValidationError(
-          `events.triggerBulk: the ${answer.status} response holds ${held} for ${events.length} events`,
+          `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${events.length} events`,
           answer.status,
           JSON.stringify(found) ?? '',
         ).withContext({ ...call, attempts: answer.attempts })

@@ -9,6 +9,7 @@ import { createRateLimiter } from '../../../src/internal/rate-limiter.js'
 import type { FakeServiceOptions } from '../../../src/testing/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 import { captureLogs } from '../../helpers/logs.js'
+import { clientFor, closeClients, TRANSPORTS } from '../../helpers/transport.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
 // The adaptive limiter against the fake's token bucket, on a fake clock: what each request waited
@@ -172,19 +173,16 @@ describe('RateLimiter without RateLimit headers', () => {
   })
 })
 
-describe('over a real socket, on the real clock', () => {
+describe.each(TRANSPORTS)('over a real socket through %s, on the real clock', (transport) => {
+  afterEach(closeClients)
+
   it('streams 2,000 events through a 1,000 units/s bucket without a 429', async () => {
     vi.useRealTimers()
     // A burst that holds the first 4 requests, which go before any answer describes the bucket.
     const fake = seededFake({ rateLimit: { perSecond: 1_000, burst: 400 } })
     const server = await fake.listen()
     const log = captureLogs()
-    const client = new NotificationClient({
-      apiKey: API_KEY,
-      baseUrl: server.baseUrl,
-      logger: log.logger,
-      logLevel: 'debug',
-    })
+    const client = clientFor(server, { apiKey: API_KEY, logger: log.logger, logLevel: 'debug' }, transport)
     try {
       const started = performance.now()
       const source = Array.from({ length: 2_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
@@ -201,7 +199,25 @@ describe('over a real socket, on the real clock', () => {
       expect(seconds).toBeGreaterThan(1.4)
       expect(seconds).toBeLessThan(3)
     } finally {
-      await client.close()
+      await server.close()
+    }
+  })
+
+  it("holds every request back for a 429's Retry-After, read from the response headers", async () => {
+    vi.useRealTimers()
+    const fake = seededFake()
+    const server = await fake.listen()
+    const client = clientFor(server, { apiKey: API_KEY, logLevel: 'off' }, transport)
+    try {
+      fake.failNext({ status: 429, headers: { 'retry-after': '1' } })
+      const started = performance.now()
+      const first = client.events.trigger(EVENT).withResponse()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Sent after the 429 was read: it waits for the end of the pause instead of going at once.
+      await client.events.trigger(EVENT)
+      expect(performance.now() - started).toBeGreaterThan(950)
+      expect((await first).response.attempts).toBe(2)
+    } finally {
       await server.close()
     }
   })

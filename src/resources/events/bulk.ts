@@ -21,7 +21,8 @@ export interface BulkProgress {
 
 export interface BulkTriggerOptions extends RequestOptions {
   /**
-   * Requests in flight at once. Default 2: bulk calls cost 100 rate-limit units each.
+   * Requests in flight at once, counting those done and waiting for the ones before them. Default
+   * 2: bulk calls cost 100 rate-limit units each.
    * @example `client.events.triggerBulk(events, { concurrency: 4 })`
    */
   concurrency?: number

@@ -44,7 +44,10 @@ interface Connection {
  * ```ts
  * import { NotificationClient } from 'notifykit'
  *
- * const client = new NotificationClient({ apiKey: process.env.NOTIFY_KEY, baseUrl: 'https://api.example.com' })
+ * const client = new NotificationClient({
+ *   apiKey: process.env.NOTIFYKIT_API_KEY, // the default when apiKey is left out
+ *   baseUrl: 'https://api.example.com', // or NOTIFYKIT_BASE_URL
+ * })
  * await client.events.trigger({ name: 'welcome', to: 'user-1', payload: { firstName: 'Ada' } })
  * await client.close()
  * ```

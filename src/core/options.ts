@@ -41,7 +41,7 @@ export type ResponseValidation = 'lenient' | 'strict' | 'off'
 export interface ClientOptions {
   /**
    * The API key, sent as `Authorization: ApiKey <key>`. Falls back to `NOTIFYKIT_API_KEY`.
-   * @example `new NotificationClient({ apiKey: process.env.MY_KEY })`
+   * @example `new NotificationClient({ apiKey: process.env.NOTIFYKIT_API_KEY })`
    */
   apiKey?: string
   /**

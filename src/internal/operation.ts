@@ -16,7 +16,7 @@ export interface Operation<Body, Result> {
   readonly body: z.ZodType<Body> | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
   readonly result: z.ZodType<Result>
-  /** Whether `200 {"data": null}` means the record does not exist (server-notes.md). */
+  /** Whether `200 {"data": null}` means the record does not exist, as some server versions answer. */
   readonly nullIsNotFound: boolean
 }
 
@@ -42,7 +42,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
   }
 }
 
-/** POST and PATCH change state, so they carry an idempotency key (server-notes.md). */
+/** POST and PATCH change state, so they carry an idempotency key; the server ignores one elsewhere. */
 export function sendsIdempotencyKey(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PATCH'
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
-/** Providers seen for chat and push channels (server-notes.md); open. */
+/** Providers of chat and push channels the server is known to use; open. */
 export const ProviderIdSchema = openEnum([
   'slack',
   'discord',
@@ -14,7 +14,7 @@ export const ProviderIdSchema = openEnum([
   'chat-webhook',
 ])
 
-/** api.md 2.4, channel settings entry. */
+/** A subscriber's settings for one provider of a chat or push channel. */
 export const ChannelSettingsSchema = z.strictObject({
   providerId: ProviderIdSchema,
   integrationIdentifier: z.string().optional(),
@@ -27,7 +27,7 @@ export const ChannelSettingsSchema = z.strictObject({
 })
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
-/** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
+/** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
 export const SubscriberSchema = z.strictObject({
   subscriberId: IdentifierSchema,
   email: z.string().nullish(),
@@ -42,7 +42,7 @@ export const SubscriberSchema = z.strictObject({
 })
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
-/** The topic form of a recipient (server-notes.md). */
+/** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
 export const TopicRecipientSchema = z.strictObject({
   type: z.literal('Topic'),
   topicKey: IdentifierSchema,
@@ -54,15 +54,15 @@ export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema])
 export type Recipient = z.infer<typeof RecipientSchema>
 
-/** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
+/** `to` of a trigger: one recipient or up to 100, the server's limit. */
 export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
 export type Recipients = z.infer<typeof RecipientsSchema>
 
-/** `actor`: a subscriberId or a subscriber object (server-notes.md). */
+/** `actor`: a subscriberId or a subscriber object. */
 export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
 export type Actor = z.infer<typeof ActorSchema>
 
-/** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
+/** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
 export const TenantSchema = z.union([
   IdentifierSchema,
   z.strictObject({
@@ -76,7 +76,7 @@ export type Tenant = z.infer<typeof TenantSchema>
 /** Provider overrides keyed by provider identifier, each with provider-specific content. */
 export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 
-/** api.md 4.3 request body. */
+/** The body of a trigger. */
 export const TriggerEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
@@ -88,16 +88,16 @@ export const TriggerEventRequestSchema = z.strictObject({
 })
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 
-/** The server's limit of events in one bulk request (api.md §8). */
+/** The server's limit of events in one bulk request. */
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
-/** server-notes.md, bulk trigger body: 1 to 100 events. */
+/** The body of one bulk request: 1 to 100 events. */
 export const BulkTriggerEventRequestSchema = z.strictObject({
   events: z.array(TriggerEventRequestSchema).min(1).max(MAX_EVENTS_PER_BULK_REQUEST),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
-/** server-notes.md, broadcast body: like a trigger without `to`, and `payload` required. */
+/** The body of a broadcast: like a trigger without `to`, and `payload` required. */
 export const BroadcastEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
@@ -108,7 +108,7 @@ export const BroadcastEventRequestSchema = z.strictObject({
 })
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
-/** Trigger statuses seen (server-notes.md); open. */
+/** Trigger statuses the server is known to send; open, since it adds new ones. */
 export const TriggerStatusSchema = openEnum([
   'processed',
   'error',
@@ -120,7 +120,7 @@ export const TriggerStatusSchema = openEnum([
 ])
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
-/** api.md 2.5, trigger result. Extra fields (`activityFeedLink`, `jobData`) are kept. */
+/** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */
 export const TriggerResultSchema = z.looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
@@ -129,8 +129,8 @@ export const TriggerResultSchema = z.looseObject({
 })
 export type TriggerResult = z.infer<typeof TriggerResultSchema>
 
-/** server-notes.md, bulk response: one result per event, in order. */
+/** The answer of one bulk request: one result per event, in order. */
 export const BulkTriggerResultSchema = z.array(TriggerResultSchema)
 
-/** api.md 4.4 response: `true` when something was cancelled, `false` when nothing cancellable was found. */
+/** The answer of a cancel: `true` when something was cancelled, `false` when nothing cancellable was. */
 export const CancelEventResultSchema = z.boolean()

@@ -2,9 +2,9 @@ import * as z from 'zod'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
-// optional unless server-notes.md says they are always there.
+// optional unless the server always sends them.
 
-/** Step and job types seen (server-notes.md). */
+/** Step and job types the server is known to use; open. */
 export const StepTypeSchema = openEnum([
   'in_app',
   'email',
@@ -35,7 +35,7 @@ export type JobStatus = z.infer<typeof JobStatusSchema>
 
 export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
-/** api.md 2.6, filter object. */
+/** A step's filter. */
 export const FilterSchema = z.looseObject({
   isNegated: z.boolean().optional(),
   type: openEnum(['BOOLEAN']).optional(),
@@ -53,7 +53,7 @@ export const FilterSchema = z.looseObject({
 })
 export type Filter = z.infer<typeof FilterSchema>
 
-/** api.md 2.6, step object; `variants` holds steps of the same shape. */
+/** A workflow step as a job records it; `variants` holds steps of the same shape. */
 export const StepSchema = z.looseObject({
   _id: z.string().optional(),
   active: z.boolean().optional(),
@@ -74,7 +74,7 @@ export type Step = z.infer<typeof StepSchema>
 
 export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
 
-/** api.md 2.6, timed digest object. */
+/** The timing of a timed digest. */
 export const TimedDigestSchema = z.looseObject({
   atTime: z.string().optional(),
   weekDays: z.array(z.string()).optional(),
@@ -86,7 +86,7 @@ export const TimedDigestSchema = z.looseObject({
 })
 export type TimedDigest = z.infer<typeof TimedDigestSchema>
 
-/** api.md 2.6, digest object. */
+/** A digest job's settings. */
 export const DigestSchema = z.looseObject({
   digestKey: z.string().optional(),
   amount: z.number().optional(),
@@ -101,7 +101,7 @@ export const DigestSchema = z.looseObject({
 })
 export type Digest = z.infer<typeof DigestSchema>
 
-/** api.md 2.6, execution detail. */
+/** One execution detail of a job. */
 export const ExecutionDetailSchema = z.looseObject({
   _id: z.string().optional(),
   createdAt: z.string().optional(),
@@ -115,7 +115,7 @@ export const ExecutionDetailSchema = z.looseObject({
 })
 export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
 
-/** api.md 2.6, job object. */
+/** One job of a notification: one step run for one subscriber. */
 export const JobSchema = z.looseObject({
   _id: z.string().optional(),
   type: StepTypeSchema.optional(),
@@ -131,7 +131,7 @@ export const JobSchema = z.looseObject({
 })
 export type Job = z.infer<typeof JobSchema>
 
-/** api.md 2.6, `template`. */
+/** The workflow (`template`) a notification was made from. */
 export const NotificationTemplateSchema = z.looseObject({
   _id: z.string().optional(),
   name: z.string().optional(),
@@ -149,7 +149,7 @@ export const NotificationTemplateSchema = z.looseObject({
 })
 export type NotificationTemplate = z.infer<typeof NotificationTemplateSchema>
 
-/** api.md 2.6, the notification: the record of one trigger for one subscriber. */
+/** A notification: the record of one trigger for one subscriber, with its jobs. */
 export const NotificationSchema = z.looseObject({
   _id: z.string(),
   _environmentId: z.string(),

@@ -2,8 +2,7 @@ import * as z from 'zod'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
- * accepted at runtime, because the server adds values without notice (server-notes.md: "treat every
- * set as open").
+ * accepted at runtime, because the server adds values without notice.
  * @example
  * ```ts
  * const Priority = openEnum(['high', 'low'])
@@ -31,11 +30,11 @@ export const JsonObjectSchema = z.custom<Record<string, unknown>>((value) => z.u
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
 export const CHANNEL_NAMES = ['email', 'sms', 'in_app', 'push', 'chat'] as const
-/** A channel name (api.md §1); open, since the server may add channels. */
+/** A channel name; open, since the server may add channels. */
 export const ChannelNameSchema = openEnum(CHANNEL_NAMES)
 export type ChannelName = z.infer<typeof ChannelNameSchema>
 
-/** api.md 2.1, channel preference object. */
+/** Per-channel on/off switches, the shape shared by what is sent and what is received. */
 const channelPreferenceShape = {
   email: z.boolean().optional(),
   sms: z.boolean().optional(),
@@ -44,34 +43,34 @@ const channelPreferenceShape = {
   chat: z.boolean().optional(),
 }
 
-/** api.md 2.1 as sent: per-channel on/off switches; an unknown channel is refused before sending. */
+/** Per-channel on/off switches as sent; an unknown channel is refused before sending. */
 export const ChannelPreferenceSchema = z.strictObject(channelPreferenceShape)
 export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
 
 /**
- * api.md 2.1 as received: the server returns only the channels the environment's workflows use, and
- * may return new ones, so every switch is optional and unknown keys are kept.
+ * Per-channel switches as received: the server returns only the channels the environment's workflows
+ * use, and may return new ones, so every switch is optional and unknown keys are kept.
  */
 export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
 export type ChannelPreferenceResult = z.infer<typeof ChannelPreferenceResultSchema>
 
-/** `hh:mm AM` or `hh:mm PM` on a 12-hour clock (api.md 2.2). */
+/** `hh:mm AM` or `hh:mm PM` on a 12-hour clock, the only form the server accepts. */
 export const ScheduleTimeSchema = z
   .string()
   .regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' })
 
-/** api.md 2.2, one entry of `hours`. */
+/** One entry of a weekday's `hours`: a time range. */
 export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
 export type TimeRange = z.infer<typeof TimeRangeSchema>
 
-/** api.md 2.2, a weekday entry. */
+/** One weekday of a schedule. */
 export const DayScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
   hours: z.array(TimeRangeSchema).optional(),
 })
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
-/** api.md 2.2, `weeklySchedule`: only the listed weekday keys. */
+/** `weeklySchedule`: only the listed weekday keys. */
 export const WeeklyScheduleSchema = z.strictObject({
   monday: DayScheduleSchema.optional(),
   tuesday: DayScheduleSchema.optional(),
@@ -83,14 +82,14 @@ export const WeeklyScheduleSchema = z.strictObject({
 })
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
-/** api.md 2.2, schedule object as sent. */
+/** A weekly schedule as sent. */
 export const ScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
   weeklySchedule: WeeklyScheduleSchema.optional(),
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
-/** api.md 2.2 as received: the same fields, unknown keys kept, times not re-checked. */
+/** A weekly schedule as received: the same fields, unknown keys kept, times not re-checked. */
 export const ScheduleResultSchema = z.looseObject({
   isEnabled: z.boolean().optional(),
   weeklySchedule: z

@@ -9,7 +9,7 @@ import {
   ScheduleSchema,
 } from './shared.js'
 
-/** api.md 4.1 request body. Without `workflowId` the global preferences change. */
+/** The body of a preferences update. Without `workflowId` the global preferences change. */
 export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
   channels: ChannelPreferenceSchema.optional(),
   workflowId: IdentifierSchema.optional(),
@@ -17,10 +17,10 @@ export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
 })
 export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
 
-/** Who set a channel's value (server-notes.md; open). */
+/** Who set a channel's value; open, since the server may add sources. */
 export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
 
-/** api.md 2.3, `workflows[]`. */
+/** One entry of `workflows[]` in the preferences: one per workflow with preferences of its own. */
 export const WorkflowPreferenceSchema = z.looseObject({
   enabled: z.boolean().optional(),
   channels: ChannelPreferenceResultSchema.optional(),
@@ -38,7 +38,7 @@ export const WorkflowPreferenceSchema = z.looseObject({
 })
 export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
 
-/** api.md 2.3, the preferences response (v2). */
+/** A subscriber's preferences, as the v2 preferences route returns them: global and per workflow. */
 export const PreferencesSchema = z.looseObject({
   global: z
     .looseObject({
@@ -53,12 +53,12 @@ export type Preferences = z.infer<typeof PreferencesSchema>
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
-/** api.md 4.2 request body. Unlike response enums, `markAs` is closed: a typo must not be sent. */
+/** The body of a mark-all call. Unlike response enums, `markAs` is closed: a typo must not be sent. */
 export const MarkAllMessagesRequestSchema = z.strictObject({
   markAs: z.enum(MARK_AS_VALUES),
   feedIdentifier: z.union([IdentifierSchema, z.array(IdentifierSchema).min(1)]).optional(),
 })
 export type MarkAllMessagesRequest = z.infer<typeof MarkAllMessagesRequestSchema>
 
-/** api.md 4.2 response: how many messages changed (server-notes.md). */
+/** The answer of a mark-all call: how many in-app messages changed (`0` when all already were). */
 export const MarkAllMessagesResultSchema = z.number()

@@ -7,7 +7,7 @@ import { matchRoute, type Route } from './routes.js'
 import type { FakeState } from './state.js'
 import type { FakeRequestRecord, FakeServiceOptions } from './types.js'
 
-/** The server refuses `/v1/events` bodies over 20 MB (server-notes.md); the fake applies it to every route. */
+/** The server refuses `/v1/events` bodies over 20 MB (413); the fake applies it to every route. */
 const MAX_BODY_BYTES = 20 * 1024 * 1024
 
 type ParsedBody = { ok: true; value: unknown } | { ok: false }
@@ -193,7 +193,7 @@ export class RequestPipeline {
     }
   }
 
-  /** `Authorization: ApiKey <key>` is the only form accepted (api.md section 5). */
+  /** `Authorization: ApiKey <key>` is the only form the server accepts. */
   #authenticate(header: string | undefined): string | undefined {
     if (header === undefined || header.trim() === '') return 'Missing Authorization header'
     const match = /^ApiKey\s+(\S.*)$/.exec(header.trim())

@@ -1,6 +1,6 @@
 import type { FakeRateLimit } from './types.js'
 
-/** Units a call costs: bulk and broadcast 100, every other call 1 (server-notes.md). */
+/** Units a call costs, as on the server: bulk and broadcast 100, every other call 1. */
 export function costOf(path: string): number {
   return /\/v1\/events\/trigger\/(bulk|broadcast)\/?$/.test(path) ? 100 : 1
 }

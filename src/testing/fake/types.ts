@@ -1,12 +1,12 @@
 /**
- * Public option and record types of the fake service. Records mirror the shapes of api.md (section 2)
- * as the real server returns them, so a test can assert on them the way it would read the API.
+ * Public option and record types of the fake service. Records mirror the shapes the real server
+ * returns, so a test can assert on them the way it would read the API.
  */
 
 /** A channel that delivers something to the subscriber; preferences switch these on and off. */
 export type FakeChannel = 'in_app' | 'email' | 'sms' | 'push' | 'chat'
 
-/** Step types the real server knows (server-notes.md); others are accepted and completed like `custom`. */
+/** Step types the real server knows; others are accepted and completed like `custom`. */
 export type FakeStepType =
   | FakeChannel
   | 'digest'
@@ -63,7 +63,7 @@ export interface FakeWorkflow {
   payloadSchema?: FakePayloadSchema
 }
 
-/** A subscriber to seed, or one sent as a recipient (api.md 2.4). */
+/** A subscriber to seed, or one sent as a recipient. */
 export interface FakeSubscriber {
   subscriberId: string
   email?: string | null
@@ -122,7 +122,7 @@ export interface FakeServiceOptions {
   rateLimit?: FakeRateLimit
   /**
    * How a missing notification is answered: `'404'` (default) or `'null'`, the `200 {"data":null}`
-   * some server versions send (server-notes.md).
+   * some server versions send.
    * @example `createFakeService({ missingNotification: 'null' })`
    */
   missingNotification?: '404' | 'null'
@@ -162,7 +162,7 @@ export interface FakeRequestRecord {
   body: unknown
 }
 
-/** api.md 2.6, execution detail. */
+/** One execution detail of a job. */
 export interface FakeExecutionDetail {
   _id: string
   createdAt: string
@@ -186,7 +186,7 @@ export type FakeJobStatus =
   | 'merged'
   | 'skipped'
 
-/** api.md 2.6, digest object of a job. */
+/** The digest settings of a digest job. */
 export interface FakeDigest {
   digestKey?: string
   amount: number
@@ -196,7 +196,7 @@ export interface FakeDigest {
   backoff: boolean
 }
 
-/** api.md 2.6, step object of a job (the parts the fake can know). */
+/** The step a job runs (the parts the fake can know). */
 export interface FakeJobStep {
   _id: string
   stepId: string
@@ -209,7 +209,7 @@ export interface FakeJobStep {
   metadata: Record<string, unknown>
 }
 
-/** api.md 2.6, job object. */
+/** One job of a notification: one step run for one subscriber. */
 export interface FakeJob {
   _id: string
   type: FakeStepType
@@ -224,7 +224,7 @@ export interface FakeJob {
   scheduleExtensionsCount: number
 }
 
-/** api.md 2.6, the record of one trigger for one subscriber. */
+/** A notification: the record of one trigger for one subscriber, with its jobs. */
 export interface FakeNotification {
   _id: string
   _environmentId: string
@@ -280,16 +280,16 @@ export interface FakeMessage {
   updatedAt: string
 }
 
-/** api.md 2.1, as returned: only some channels may be present. */
+/** Per-channel switches as returned: only some channels may be present. */
 export type FakeChannelPreferences = Partial<Record<FakeChannel, boolean>>
 
-/** api.md 2.2, one weekday. */
+/** One weekday of a schedule. */
 export interface FakeDaySchedule {
   isEnabled: boolean
   hours?: { start: string; end: string }[]
 }
 
-/** api.md 2.2. */
+/** A weekly schedule. */
 export interface FakeSchedule {
   isEnabled: boolean
   weeklySchedule?: Partial<
@@ -300,7 +300,7 @@ export interface FakeSchedule {
   >
 }
 
-/** api.md 2.3, the v2 preferences response. */
+/** A subscriber's preferences, as the v2 preferences route returns them. */
 export interface FakePreferences {
   global: { enabled: boolean; channels: FakeChannelPreferences; schedule: FakeSchedule }
   workflows: {

@@ -25,9 +25,9 @@ import * as z from 'zod'
 const Event = z.object({ userId: z.string(), orderId: z.string() })
 export async function handler(event) {
   const { userId, orderId } = Event.parse(event)
-  const response = await request(process.env.NOTIFY_URL + '/v1/events/trigger', {
+  const response = await request(process.env.NOTIFYKIT_BASE_URL + '/v1/events/trigger', {
     method: 'POST',
-    headers: { authorization: 'ApiKey ' + process.env.NOTIFY_KEY, 'content-type': 'application/json' },
+    headers: { authorization: 'ApiKey ' + process.env.NOTIFYKIT_API_KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'order-shipped', to: userId, payload: { orderId } }),
   })
   return (await response.body.json()).data

@@ -141,7 +141,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
             answering(() => ({ status: 200, body: text }), mode).notifications.get('n1'),
           )
           const error = outcome.ok ? undefined : outcome.error
-          // `null` (or `{"data": null}`) on notifications.get means "not found" (server-notes.md).
+          // `null` (or `{"data": null}`) on notifications.get means "not found", as some servers answer.
           if (text === 'null') expect(error).toBeInstanceOf(NotFoundError)
           else {
             expect(error).toBeInstanceOf(ResponseValidationError)

@@ -88,7 +88,7 @@ describe('NotificationClient<Workflows>', () => {
     const optional = new NotificationClient<{ ping: { note?: string } }>(options)
     optional.events.trigger({ name: 'ping', to: 'u1' })
     optional.events.broadcast({ name: 'ping', payload: {} })
-    // @ts-expect-error broadcast needs a payload (server-notes.md)
+    // @ts-expect-error broadcast needs a payload (the server requires one)
     optional.events.broadcast({ name: 'ping' })
   })
 

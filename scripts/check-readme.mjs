@@ -2,7 +2,9 @@
 // Every `ts` block of the README compiles against the built package, as a user's project would compile
 // it: strict, `node16` module resolution, no DOM lib, `notifykit` resolved through the package's own
 // `exports` map to dist/. A line whose comment says `compile error` must fail to compile (the README
-// promises it does); every other line must compile. Needs dist/ (npm run build).
+// promises it does); every other line must compile. Needs dist/ (npm run build). With
+// `--exact-optional`, also under `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`, as the
+// strictest projects compile.
 //
 // Blocks are fragments: they use `client`, `event`, `events` and the like without declaring them. Those
 // are declared once, below, the way an application around the fragment would have them. A block that
@@ -87,6 +89,9 @@ const program = ts.createProgram({
   rootNames: [join(work, 'context.d.ts'), join(work, 'pino.d.ts'), ...blocks.map((block) => block.file)],
   options: {
     strict: true,
+    ...(process.argv.includes('--exact-optional')
+      ? { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }
+      : {}),
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.Node16,
     moduleResolution: ts.ModuleResolutionKind.Node16,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import * as zm from 'zod/mini'
 import { z as z3 } from 'zod3'
+import { z as z3v4 } from 'zod3/v4'
 import {
   BulkTriggerError,
   NotificationClient,
@@ -230,6 +231,10 @@ const libraries = {
   'zod 3': {
     welcome: z3.object({ firstName: z3.string() }),
     cart: z3.object({ items: z3.array(z3.object({ sku: z3.string() })) }),
+  },
+  "zod 3.25's zod/v4": {
+    welcome: z3v4.object({ firstName: z3v4.string() }),
+    cart: z3v4.object({ items: z3v4.array(z3v4.object({ sku: z3v4.string() })) }),
   },
   valibot: {
     welcome: v.object({ firstName: v.string() }),

@@ -90,14 +90,12 @@ export type BroadcastEventOf<
  * is reported against the list of names.
  */
 export type CheckedTrigger<W extends object, Name extends string> =
-  Name extends WorkflowName<W>
-    ? TriggerEventFields & { name: Name } & PayloadField<W[Name]>
-    : TriggerEventFields & { name: keyof W & string }
+  Name extends WorkflowName<W> ? TriggerEventParams<W, Name> : TriggerEventFields & { name: keyof W & string }
 
 /** As `CheckedTrigger`, for broadcasts. */
 export type CheckedBroadcast<W extends object, Name extends string> =
   Name extends WorkflowName<W>
-    ? BroadcastEventFields & { name: Name; payload: W[Name] }
+    ? BroadcastEventParams<W, Name>
     : BroadcastEventFields & { name: keyof W & string }
 
 interface NamedEvent {

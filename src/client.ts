@@ -1,4 +1,3 @@
-import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
 import type { ClientOptions } from './core/options.js'
@@ -13,6 +12,7 @@ import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
 import { Events } from './resources/events/index.js'
+import type { WorkflowSchemaMap } from './resources/events/operations.js'
 import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
 import { Notifications } from './resources/notifications.js'
 import { Subscribers } from './resources/subscribers.js'
@@ -94,7 +94,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       logBodies: options.logBodies ?? false,
     })
     this.subscribers = new Subscribers(core)
-    this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
+    this.events = new Events<W>(core, options.workflows as WorkflowSchemaMap | undefined)
     this.notifications = new Notifications(core)
   }
 

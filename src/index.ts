@@ -36,9 +36,14 @@ export type {
 export type { BulkProgress, BulkTriggerOptions } from './resources/events/bulk.js'
 export type { Events } from './resources/events/index.js'
 export type {
+  BroadcastEventFields,
+  BroadcastEventOf,
   BroadcastEventParams,
+  TriggerEventFields,
+  TriggerEventOf,
   TriggerEventParams,
   WorkflowPayloads,
+  WorkflowPayloadsOf,
   WorkflowSchemas,
 } from './resources/events/workflows.js'
 export type { Notifications } from './resources/notifications.js'

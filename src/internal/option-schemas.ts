@@ -11,6 +11,7 @@ import {
 } from '../core/options.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
+import { isStandardSchema } from './standard-schema.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -36,16 +37,15 @@ const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS
  */
 const workflowSchemas = z
   .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
-    error: 'The workflows option must map workflow names to zod schemas',
+    error: 'The workflows option must map workflow names to payload schemas',
   })
   .superRefine((workflows, context) => {
     for (const [name, schema] of Object.entries(workflows)) {
-      if (schema === undefined || typeof (schema as { safeParse?: unknown } | null)?.safeParse === 'function')
-        continue
+      if (schema === undefined || isStandardSchema(schema)) continue
       context.addIssue({
         code: 'custom',
         path: [name],
-        message: `workflows[${JSON.stringify(name)}] must be a zod schema`,
+        message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
       })
     }
   })

@@ -10,7 +10,7 @@ import {
   uncheckedOperations,
   type WorkflowSchemaMap,
 } from './operations.js'
-import type { BroadcastEventParams, TriggerEventParams, WorkflowPayloads } from './workflows.js'
+import type { CheckedBroadcast, CheckedTrigger, WorkflowPayloads } from './workflows.js'
 
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */
 export class Events<W extends object = WorkflowPayloads> {
@@ -36,8 +36,13 @@ export class Events<W extends object = WorkflowPayloads> {
    * )
    * console.log(result.transactionId)
    * ```
+   * @typeParam Name The workflow name as the compiler sees it, inferred: a wrong payload is then
+   * reported against that workflow's payload type alone.
    */
-  trigger(params: TriggerEventParams<W>, options?: RequestOptions): ApiPromise<TriggerResult> {
+  trigger<Name extends string>(
+    params: CheckedTrigger<W, Name>,
+    options?: RequestOptions,
+  ): ApiPromise<TriggerResult> {
     return this.#core.request(this.#operations.trigger, { body: params }, options)
   }
 
@@ -58,6 +63,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * Triggers any number of events: they are sent in requests of at most 100, `concurrency` at a
    * time, and the results come back in input order. A request that still fails after its retries
    * makes the call reject with `BulkTriggerError`, which says exactly which events to send again.
+   * With a typed client, a list built before the call needs a type (`TriggerEventOf<typeof client,
+   * 'weekly-digest'>[]`): without one, TypeScript widens each `name` to `string`.
    *
    * @example
    * ```ts
@@ -67,8 +74,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * )
    * ```
    */
-  triggerBulk(
-    events: readonly TriggerEventParams<W>[],
+  triggerBulk<Name extends string>(
+    events: readonly CheckedTrigger<W, Name>[],
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
     return new ApiPromise(triggerInChunks(this.#core, this.#operations, events, options))
@@ -82,7 +89,10 @@ export class Events<W extends object = WorkflowPayloads> {
    * await client.events.broadcast({ name: 'maintenance', payload: { startsAt: '2026-12-01T22:00:00Z' } })
    * ```
    */
-  broadcast(params: BroadcastEventParams<W>, options?: RequestOptions): ApiPromise<TriggerResult> {
+  broadcast<Name extends string>(
+    params: CheckedBroadcast<W, Name>,
+    options?: RequestOptions,
+  ): ApiPromise<TriggerResult> {
     return this.#core.request(this.#operations.broadcast, { body: params }, options)
   }
 }

@@ -30,7 +30,7 @@ async function refusedBeforeSending(
 }
 
 /** Bypasses the static types the way plain JavaScript callers (and `as` casts) do. */
-function unchecked<T>(value: unknown): T {
+function unchecked<T = never>(value: unknown): T {
   return value as T
 }
 

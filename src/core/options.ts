@@ -103,8 +103,21 @@ export interface ClientOptions {
    */
   responseValidation?: ResponseValidation
   /**
-   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`.
-   * @example `new NotificationClient({ logger: pino() })`
+   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`. Each
+   * line is `logger[level](message, fields)`, the facts in one flat object: `console` and winston
+   * take it as it is; pino takes the object first, so swap the arguments (see {@link Logger}).
+   * @example
+   * ```ts
+   * const log = pino()
+   * new NotificationClient({
+   *   logger: {
+   *     debug: (message, fields) => log.debug(fields, message),
+   *     info: (message, fields) => log.info(fields, message),
+   *     warn: (message, fields) => log.warn(fields, message),
+   *     error: (message, fields) => log.error(fields, message),
+   *   },
+   * })
+   * ```
    */
   logger?: Logger
   /**

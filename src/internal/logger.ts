@@ -1,4 +1,4 @@
-import type { Logger, LogLevel } from '../core/logger.js'
+import type { LogFields, Logger, LogLevel } from '../core/logger.js'
 import { keyRedactor, redactDeep } from './redact.js'
 
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug']
@@ -25,26 +25,26 @@ export class LevelLogger {
     return SEVERITY[level] <= this.#threshold
   }
 
-  debug(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('debug')) this.#write('debug', message, details)
+  debug(message: string, fields: LogFields): void {
+    if (this.enabled('debug')) this.#write('debug', message, fields)
   }
 
-  info(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('info')) this.#write('info', message, details)
+  info(message: string, fields: LogFields): void {
+    if (this.enabled('info')) this.#write('info', message, fields)
   }
 
-  warn(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('warn')) this.#write('warn', message, details)
+  warn(message: string, fields: LogFields): void {
+    if (this.enabled('warn')) this.#write('warn', message, fields)
   }
 
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>) {
-    const line = this.#redact(`notifykit: ${message}`)
+  /** One call per line, `(message, fields)`, the fields one flat object: the `Logger` contract. */
+  #write(level: Exclude<LogLevel, 'off'>, message: string, fields: LogFields) {
     try {
-      if (details === undefined) this.#sink[level](line)
+      const line = this.#redact(`notifykit: ${message}`)
+      const facts = redactDeep(fields, this.#redact) as LogFields
       // console prints an object over several lines; log collectors expect one entry per line.
-      else if (this.#sink === console)
-        this.#sink[level](`${line} ${JSON.stringify(redactDeep(details, this.#redact))}`)
-      else this.#sink[level](line, redactDeep(details, this.#redact))
+      if (this.#sink === console) console[level](`${line} ${JSON.stringify(facts)}`)
+      else this.#sink[level](line, facts)
     } catch {
       // A logger that throws must not change the outcome of a call: a trigger that went out and was
       // then reported as failed would be sent again by the caller.

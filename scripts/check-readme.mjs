@@ -51,11 +51,12 @@ declare global {
 }
 `
 
-// pino is not a dependency of ours; the logging example needs only the shape of its logger.
-const PINO = `declare module 'pino' {
+// pino and winston are not dependencies of ours; the logging examples need only the shape of their
+// loggers, as their own type declarations give it (pino 10, winston 3).
+const LOGGERS = `declare module 'pino' {
   interface LogFn {
-    (object: object, message?: string): void
-    (message: string): void
+    <T extends object>(object: T, message?: string, ...args: unknown[]): void
+    (message: string, ...args: unknown[]): void
   }
   interface PinoLogger {
     debug: LogFn
@@ -63,7 +64,27 @@ const PINO = `declare module 'pino' {
     warn: LogFn
     error: LogFn
   }
-  export default function pino(): PinoLogger
+  export default function pino(options?: { level?: string }): PinoLogger
+}
+declare module 'winston' {
+  namespace winston {
+    interface LeveledLogMethod {
+      (message: string, ...meta: any[]): Logger
+      (message: any): Logger
+      (infoObject: object): Logger
+    }
+    interface Logger {
+      error: LeveledLogMethod
+      warn: LeveledLogMethod
+      info: LeveledLogMethod
+      debug: LeveledLogMethod
+    }
+    interface Format {}
+    const format: { json(): Format }
+    const transports: { Console: new () => object }
+    function createLogger(options?: { level?: string; format?: Format; transports?: object[] }): Logger
+  }
+  export = winston
 }
 `
 
@@ -79,14 +100,14 @@ if (blocks.length === 0) {
 }
 
 writeFileSync(join(work, 'context.d.ts'), CONTEXT)
-writeFileSync(join(work, 'pino.d.ts'), PINO)
+writeFileSync(join(work, 'loggers.d.ts'), LOGGERS)
 for (const block of blocks) {
   // `export {}` makes every block a module, so that its declarations shadow the context's.
   writeFileSync(block.file, `${block.source}export {}\n`)
 }
 
 const program = ts.createProgram({
-  rootNames: [join(work, 'context.d.ts'), join(work, 'pino.d.ts'), ...blocks.map((block) => block.file)],
+  rootNames: [join(work, 'context.d.ts'), join(work, 'loggers.d.ts'), ...blocks.map((block) => block.file)],
   options: {
     strict: true,
     ...(process.argv.includes('--exact-optional')

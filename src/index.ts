@@ -24,7 +24,7 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js'
-export type { Logger, LogLevel } from './core/logger.js'
+export type { LogFields, Logger, LogLevel } from './core/logger.js'
 export type {
   ClientOptions,
   FetchFunction,

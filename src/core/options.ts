@@ -2,17 +2,23 @@ import type { Dispatcher } from 'undici'
 import type { Logger, LogLevel } from './logger.js'
 
 /**
- * The part of WHATWG `fetch` the client uses: the global `fetch` of every runtime fits, and so does a
- * wrapper. Written out here so that the types need neither the DOM library nor Node's.
+ * The part of WHATWG `fetch` the client uses: the global `fetch` of every runtime fits (Node's,
+ * undici's, Bun's, Workers', Deno's, the one msw intercepts), and so does a wrapper. Written out here
+ * so that the types need neither the DOM library nor Node's.
+ * @example `new NotificationClient({ fetch: globalThis.fetch })`
  */
 export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<FetchResponse>
 
-/** What the client passes to `fetch`. */
+/**
+ * What the client passes to `fetch`. Each field fits every runtime's `RequestInit`, also under
+ * `exactOptionalPropertyTypes`: `body` is left out, never `undefined`, when there is none.
+ */
 export interface FetchRequestInit {
   method: string
   /** Lower-case names: a record, or name and value pairs where a name would not survive as a key. */
   headers: Record<string, string> | [string, string][]
-  body: string | undefined
+  /** JSON text; absent on a request without a body (GET, DELETE). */
+  body?: string
   signal: AbortSignal
   redirect: 'manual'
 }
@@ -97,8 +103,21 @@ export interface ClientOptions {
    */
   responseValidation?: ResponseValidation
   /**
-   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`.
-   * @example `new NotificationClient({ logger: pino() })`
+   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`. Each
+   * line is `logger[level](message, fields)`, the facts in one flat object: `console` and winston
+   * take it as it is; pino takes the object first, so swap the arguments (see {@link Logger}).
+   * @example
+   * ```ts
+   * const log = pino()
+   * new NotificationClient({
+   *   logger: {
+   *     debug: (message, fields) => log.debug(fields, message),
+   *     info: (message, fields) => log.info(fields, message),
+   *     warn: (message, fields) => log.warn(fields, message),
+   *     error: (message, fields) => log.error(fields, message),
+   *   },
+   * })
+   * ```
    */
   logger?: Logger
   /**

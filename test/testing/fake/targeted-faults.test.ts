@@ -151,4 +151,15 @@ describe.each(TRANSPORTS)('failNext with a target, through the SDK over %s', (tr
     expect(error).toMatchObject({ attempts: 2 })
     expect(fake.notifications).toHaveLength(1)
   })
+
+  it('with the default maxRetries (2), three drops reach the app as the README says', async () => {
+    const fake = seededFake()
+    const client = clientOver(transport, fake)
+    fake.failNext({ dropConnection: true, times: 3 })
+    const error = await client.events.trigger({ name: 'welcome', to: 'alice' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toMatchObject({ attempts: 3 })
+    expect(fake.requests).toHaveLength(3)
+    expect(fake.notifications).toHaveLength(0)
+  })
 })

@@ -77,7 +77,15 @@ export function faultTargets(target: FakeFaultTarget, request: FakeRequestRecord
   if (target.method !== undefined && target.method.toUpperCase() !== request.method) return false
   if (!matches(target.path, request.path)) return false
   if (!matches(target.idempotencyKey, request.headers['idempotency-key'])) return false
-  return target.when === undefined || target.when(structuredClone(request))
+  if (target.when === undefined) return true
+  try {
+    return target.when(structuredClone(request))
+  } catch (error) {
+    // Named, so the test's own bug is not mistaken for the connection error the client reports.
+    throw new Error(`failNext: the when() function threw on ${request.method} ${request.path}`, {
+      cause: error,
+    })
+  }
 }
 
 function matches(expected: string | RegExp | undefined, actual: string | undefined): boolean {

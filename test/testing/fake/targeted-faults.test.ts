@@ -163,3 +163,23 @@ describe.each(TRANSPORTS)('failNext with a target, through the SDK over %s', (tr
     expect(fake.notifications).toHaveLength(0)
   })
 })
+
+describe('a when() that throws', () => {
+  it('fails the request naming failNext, the cause kept', async () => {
+    const fake = seededFake()
+    const bug = new Error('test bug')
+    fake.failNext({
+      when: () => {
+        throw bug
+      },
+      status: 503,
+    })
+    const error = await fake
+      .handle(new Request('https://fake.test/v1/notifications/x'))
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      message: 'failNext: the when() function threw on GET /v1/notifications/x',
+      cause: bug,
+    })
+  })
+})

@@ -5,6 +5,7 @@ import {
   NotifyKitError,
   RequestValidationError,
   TimeoutError,
+  withCallContext,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
@@ -254,9 +255,12 @@ function callError(
   operation: Operation<unknown, unknown>,
   context: CallContext,
 ): NotifyKitError {
-  return error instanceof NotifyKitError
-    ? error.withContext(context)
-    : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(context)
+  return withCallContext(
+    error instanceof NotifyKitError
+      ? error
+      : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }),
+    context,
+  )
 }
 
 /** A payload JSON cannot carry (a BigInt, a cycle) is the caller's to fix, like any other bad field. */

@@ -44,33 +44,58 @@ export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient (server-notes.md). */
 export const TopicRecipientSchema = z.strictObject({
-  type: z.literal('Topic'),
+  type: z.literal('Topic', { error: "must be 'Topic' (a capital T) for a topic recipient" }),
   topicKey: IdentifierSchema,
   exclude: z.array(IdentifierSchema).optional(),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
+const RECIPIENT_SHAPES =
+  "a subscriberId, a subscriber object ({ subscriberId, email?, … }) or a topic ({ type: 'Topic', topicKey })"
+
 /** One recipient: a subscriberId, a subscriber object or a topic. */
-export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema])
+export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
+  error: `must be ${RECIPIENT_SHAPES}`,
+})
 export type Recipient = z.infer<typeof RecipientSchema>
 
+/** The server's limit of recipients in one trigger (server-notes.md). */
+const MAX_RECIPIENTS = 100
+
 /** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
-export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
+export const RecipientsSchema = z.union(
+  [
+    RecipientSchema,
+    z
+      .array(RecipientSchema)
+      .min(1, { error: 'must hold at least one recipient' })
+      .max(MAX_RECIPIENTS, {
+        error: (issue) =>
+          `must hold at most ${MAX_RECIPIENTS} recipients, got ${(issue.input as unknown[]).length}: trigger once per ${MAX_RECIPIENTS}, or use triggerBulk`,
+      }),
+  ],
+  { error: `must be one recipient or a list of 1 to ${MAX_RECIPIENTS}: each ${RECIPIENT_SHAPES}` },
+)
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object (server-notes.md). */
-export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
+export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema], {
+  error: 'must be a subscriberId or a subscriber object ({ subscriberId, … })',
+})
 export type Actor = z.infer<typeof ActorSchema>
 
 /** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
-export const TenantSchema = z.union([
-  IdentifierSchema,
-  z.strictObject({
-    identifier: z.string().optional(),
-    name: z.string().optional(),
-    data: JsonObjectSchema.optional(),
-  }),
-])
+export const TenantSchema = z.union(
+  [
+    IdentifierSchema,
+    z.strictObject({
+      identifier: z.string().optional(),
+      name: z.string().optional(),
+      data: JsonObjectSchema.optional(),
+    }),
+  ],
+  { error: 'must be a tenant identifier or a tenant object ({ identifier?, name?, data? })' },
+)
 export type Tenant = z.infer<typeof TenantSchema>
 
 /** Provider overrides keyed by provider identifier, each with provider-specific content. */

@@ -109,10 +109,76 @@ describe('strict requests: refused with issues, nothing sent', () => {
     expect(seen).toHaveLength(1)
   })
 
-  it('more than 100 recipients in `to`', async () => {
+  it('more than 100 recipients in `to` says the limit and the count', async () => {
     const to = Array.from({ length: 101 }, (_, index) => `user-${index}`)
     const error = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to }))
-    expect(error.issues.some((issue) => issue.path[0] === 'to')).toBe(true)
+    expect(error.issues).toEqual([
+      {
+        path: ['to'],
+        message: 'must hold at most 100 recipients, got 101: trigger once per 100, or use triggerBulk',
+      },
+    ])
+    expect(error.message).toBe(
+      'Invalid events.trigger request: to: must hold at most 100 recipients, got 101: trigger once per 100, or use triggerBulk',
+    )
+  })
+
+  it('a topic spelt `type: "topic"` names the field and the value it must have', async () => {
+    const topic = unchecked<string>({ type: 'topic', topicKey: 'beta-users' })
+    const one = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to: topic }))
+    expect(one.issues).toEqual([
+      { path: ['to', 'type'], message: "must be 'Topic' (a capital T) for a topic recipient" },
+    ])
+    const inList = await refusedBeforeSending((client) =>
+      client.events.triggerBulk([
+        { name: 'w', to: 'u' },
+        { name: 'w', to: ['u', topic] },
+      ]),
+    )
+    expect(inList.issues.map((issue) => issue.path)).toEqual([[1, 'to', 1, 'type']])
+  })
+
+  it('a subscriber object with a misspelt key names the missing and the unknown key', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: unchecked<string>({ subscriberID: 'user-1' }) }),
+    )
+    expect(error.issues).toEqual([
+      { path: ['to', 'subscriberId'], message: expect.stringContaining('expected string') },
+      { path: ['to'], message: 'Unrecognized key: "subscriberID"' },
+    ])
+  })
+
+  it.each([
+    ['a number', 42],
+    ['null', null],
+    ['a nested list', [['user-1']]],
+  ])('`to` of no accepted shape (%s) lists the shapes accepted', async (_what, to) => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: unchecked<string>(to) }),
+    )
+    expect(error.issues).toHaveLength(1)
+    expect(error.issues[0]?.message).toContain(
+      "a subscriberId, a subscriber object ({ subscriberId, email?, … }) or a topic ({ type: 'Topic', topicKey })",
+    )
+    expect(error.issues[0]?.message).not.toContain('Invalid input')
+  })
+
+  it('an actor or tenant of no accepted shape says which shapes are', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({
+        name: 'w',
+        to: 'u',
+        actor: unchecked<string>(5),
+        tenant: unchecked<string>([]),
+      }),
+    )
+    expect(error.issues).toEqual([
+      { path: ['actor'], message: 'must be a subscriberId or a subscriber object ({ subscriberId, … })' },
+      {
+        path: ['tenant'],
+        message: 'must be a tenant identifier or a tenant object ({ identifier?, name?, data? })',
+      },
+    ])
   })
 
   it('exactly 100 recipients are sent', async () => {

@@ -9,6 +9,7 @@ import {
   type RequestOptions,
   type ResponseValidation,
 } from '../core/options.js'
+import type { BulkTriggerOptions } from '../resources/events/bulk.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
 
@@ -77,6 +78,98 @@ const clientOptionsSchema = z.object({
   workflows: workflowSchemas.optional(),
 })
 
+/**
+ * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
+ * ignored. Typed as a record of every key: adding an option without listing it does not compile.
+ */
+const CLIENT_OPTION_KEYS: Record<keyof ClientOptions | 'workflows', 0> = {
+  apiKey: 0,
+  baseUrl: 0,
+  timeoutMs: 0,
+  maxRetries: 0,
+  dispatcher: 0,
+  fetch: 0,
+  dangerouslyAllowBrowser: 0,
+  defaultHeaders: 0,
+  responseValidation: 0,
+  logger: 0,
+  logLevel: 0,
+  logBodies: 0,
+  allowInsecureHttp: 0,
+  maxResponseBytes: 0,
+  workflows: 0,
+}
+
+const CALL_OPTION_KEYS: Record<keyof RequestOptions, 0> = {
+  idempotencyKey: 0,
+  signal: 0,
+  timeoutMs: 0,
+  deadlineMs: 0,
+  maxRetries: 0,
+  headers: 0,
+}
+
+const BULK_OPTION_KEYS: Record<keyof BulkTriggerOptions, 0> = {
+  ...CALL_OPTION_KEYS,
+  concurrency: 0,
+  onProgress: 0,
+}
+
+/** The keys of `options` that are no option, each with what was probably meant. */
+function unknownOptions(options: object, known: Readonly<Record<string, 0>>): ValidationIssue[] {
+  return Object.keys(options)
+    .filter((key) => !Object.hasOwn(known, key))
+    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
+}
+
+function suggestion(key: string, known: Readonly<Record<string, 0>>): string {
+  const meant = closest(key, Object.keys(known))
+  return meant ? `; did you mean \`${meant}\`?` : ` (the options are ${Object.keys(known).join(', ')})`
+}
+
+/**
+ * `timeOutMs` → `timeoutMs`, `idempotency_key` → `idempotencyKey`, `retries` → `maxRetries`: case
+ * and separators aside, a few typos, or a part of the name.
+ */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  const simple = (text: string) => text.toLowerCase().replace(/[-_\s]/g, '')
+  const typed = simple(name)
+  let best: string | undefined
+  let bestDistance = Math.ceil(typed.length / 3) + 1
+  for (const candidate of candidates) {
+    const known = simple(candidate)
+    const distance = typed.length > 3 && known.includes(typed) ? 1 : editDistance(typed, known)
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
+  }
+  return best
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(from: string, to: string): number {
+  let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
+  for (let i = 1; i <= from.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= to.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (from[i - 1] === to[j - 1] ? 0 : 1)
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution)
+    }
+    previous = current
+  }
+  return previous[to.length] ?? 0
+}
+
+/**
+ * Refuses a key that is no client option, naming the closest one; before any other check, so that
+ * `apikey` is reported as a misspelt `apiKey`, not as a missing key.
+ */
+export function checkClientOptionKeys(options: object): void {
+  const unknown = Object.keys(options).find((key) => !Object.hasOwn(CLIENT_OPTION_KEYS, key))
+  if (unknown === undefined) return
+  throw new NotifyKitError(
+    `NotificationClient: unknown option \`${unknown}\`${suggestion(unknown, CLIENT_OPTION_KEYS)}`,
+  )
+}
+
 /** The client options that the client's settings take as checked here, defaults filled in. */
 interface CheckedClientOptions {
   timeoutMs: number
@@ -125,14 +218,20 @@ const bulkOptionsSchema = callOptionsSchema.extend({
  * `idempotencyKey` are checked as the request is built (headers.ts).
  */
 export function checkCallOptions(options: RequestOptions): void {
-  const parsed = callOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+  refuseInvalid(options, callOptionsSchema, CALL_OPTION_KEYS)
 }
 
-/** `checkCallOptions`, and the bulk sender's `concurrency`. */
-export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
-  const parsed = bulkOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+/** `checkCallOptions`, and the bulk sender's own options. */
+export function checkBulkOptions(options: BulkTriggerOptions): void {
+  refuseInvalid(options, bulkOptionsSchema, BULK_OPTION_KEYS)
+}
+
+function refuseInvalid(options: object, schema: z.ZodType, known: Readonly<Record<string, 0>>): void {
+  const parsed = schema.safeParse(options)
+  const issues = parsed.success ? [] : issuesOf(parsed.error)
+  // A non-object is the schema's to report; its characters are no options.
+  if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
+  if (issues.length > 0) throw invalidRequestOptions(issues)
 }
 
 /** The refusal of a call's options, whichever check found the problems. */

@@ -230,6 +230,59 @@ describe('strict requests: refused with issues, nothing sent', () => {
   })
 })
 
+describe('unknown call options (plain JavaScript, or a cast): refused, naming the closest option', () => {
+  it.each([
+    ['timeOutMs', 'timeoutMs'],
+    ['idempotency_key', 'idempotencyKey'],
+    ['deadline', 'deadlineMs'],
+    ['header', 'headers'],
+  ])('`%s` → `%s`, for a call and a bulk call', async (typo, meant) => {
+    const options = unchecked<{ timeoutMs?: number }>({ [typo]: 'order-42' })
+    for (const call of [
+      (client: NotificationClient) => client.events.trigger({ name: 'w', to: 'u' }, options),
+      (client: NotificationClient) => client.events.triggerBulk([{ name: 'w', to: 'u' }], options),
+      (client: NotificationClient) => client.notifications.get('n-1', options),
+    ]) {
+      const error = await refusedBeforeSending(call)
+      expect(error.issues).toEqual([{ path: [typo], message: `unknown option; did you mean \`${meant}\`?` }])
+      expect(error.message).toBe(
+        `Invalid request options: ${typo}: unknown option; did you mean \`${meant}\`?`,
+      )
+    }
+  })
+
+  it('a bulk option is known to bulk calls only', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: 'u' }, unchecked({ concurrency: 4 })),
+    )
+    expect(error.issues[0]?.message).toBe(
+      'unknown option (the options are idempotencyKey, signal, timeoutMs, deadlineMs, maxRetries, headers)',
+    )
+    const bulk = await refusedBeforeSending((client) =>
+      client.events.triggerBulk([{ name: 'w', to: 'u' }], unchecked({ concurency: 4 })),
+    )
+    expect(bulk.issues[0]?.message).toBe('unknown option; did you mean `concurrency`?')
+  })
+
+  it('every known option, undefined ones included, is accepted', async () => {
+    const { client, seen } = answeringClient(() =>
+      json({ data: [{ acknowledged: true, status: 'processed' }] }, 201),
+    )
+    await client.events.triggerBulk([{ name: 'w', to: 'u' }], {
+      idempotencyKey: 'k-1',
+      signal: new AbortController().signal,
+      timeoutMs: 1_000,
+      deadlineMs: 2_000,
+      maxRetries: 0,
+      headers: { 'x-trace': 't' },
+      concurrency: 1,
+      onProgress: () => {},
+    })
+    await client.events.cancel('tx', { timeoutMs: undefined, headers: undefined })
+    expect(seen).toHaveLength(2)
+  })
+})
+
 /** A notification that drifted: a required field missing and one with the wrong type. */
 const driftedNotification = {
   _id: 'n-1',

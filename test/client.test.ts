@@ -165,13 +165,11 @@ describe('unknown options (plain JavaScript, or a cast)', () => {
     expect(error.message).toContain('did you mean `apiKey`?')
   })
 
-  it('lists the options when nothing is close, and withOptions refuses the same way', () => {
+  it('names no option when nothing is close, and withOptions refuses the same way', () => {
     const error = constructionError(
       () => new NotificationClient(javascript({ apiKey: 'k', baseUrl: 'https://api.test', colour: 'blue' })),
     )
-    expect(error.message).toMatch(
-      /^NotificationClient: unknown option `colour` \(the options are apiKey, baseUrl, .*workflows\)$/,
-    )
+    expect(error.message).toMatch(/^NotificationClient: unknown option `colour`$/)
     const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test' })
     expect(constructionError(() => client.withOptions(javascript({ timeOutMs: 1 }))).message).toContain(
       'did you mean `timeoutMs`?',

@@ -72,13 +72,13 @@ export class NotifyKitError extends Error {
 
   override name = 'NotifyKitError'
   /** Stable and machine-readable; each class has its own, so `instanceof` narrows it to a literal. */
-  readonly code: ErrorCode
+  declare readonly code: ErrorCode
   /** HTTP method of the call (for an error raised by a call). */
-  readonly method?: string
+  declare readonly method?: string
   /** Path of the call; it holds no secret (the base URL is left out). */
-  readonly path?: string
+  declare readonly path?: string
   /** The idempotency key the call sent on every attempt (POST and PATCH), only if one was sent. */
-  readonly idempotencyKey?: string
+  declare readonly idempotencyKey?: string
   /** How many attempts were made before this error (0 when nothing was sent). */
   readonly attempts: number = 0
 
@@ -108,7 +108,8 @@ function isInstance(type: abstract new (...args: never[]) => unknown, value: unk
   const code = (type as { [CODE]?: unknown })[CODE]
   // The value's class and its parents, in the copy of the package that made it.
   for (let other = (value as { constructor?: unknown } | null)?.constructor; typeof other === 'function'; ) {
-    if (Object.hasOwn(other, CODE) && (other as { [CODE]?: unknown })[CODE] === code) return true
+    // An inherited code is its parent's, which the walk reaches next anyway.
+    if ((other as { [CODE]?: unknown })[CODE] === code) return true
     other = Object.getPrototypeOf(other)
   }
   return false
@@ -135,15 +136,15 @@ export class ApiError extends NotifyKitError {
   static override readonly [CODE]: ApiErrorCode = 'NOTIFYKIT_API'
   declare readonly code: ApiErrorCode
   /** The HTTP status code. */
-  readonly status: number
+  declare readonly status: number
   /** The response headers, as received. */
-  readonly headers: ResponseHeaders
+  declare readonly headers: ResponseHeaders
   /** The parsed JSON error body, or the raw text when it was not JSON (an HTML page from a proxy). */
-  readonly body: unknown
+  declare readonly body: unknown
   /** The server's request id (`x-request-id` or `request-id`), to quote to support. */
-  readonly requestId: string | undefined
+  declare readonly requestId: string | undefined
   /** The wait the server asked for (`retry-after-ms`, `Retry-After` in seconds or as a date), if any. */
-  readonly retryAfterMs: number | undefined
+  declare readonly retryAfterMs: number | undefined
 
   constructor(status: number, body: unknown, headers: ResponseHeaders, message?: string) {
     super(message ?? describeStatus(status, body))
@@ -214,6 +215,29 @@ export class UnprocessableEntityError extends ApiError {
   /** @internal */
   static override readonly [CODE] = 'NOTIFYKIT_UNPROCESSABLE_ENTITY' as const
   declare readonly code: 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
+  /**
+   * For `422 workflow_not_found`: the workflow name the call sent, which the server does not know
+   * (a typo, or a workflow of another environment than the API key's).
+   */
+  declare readonly workflowName?: string
+}
+
+/**
+ * A `422 workflow_not_found` answers a trigger or broadcast whose `name` the server does not know;
+ * the error then names it. The request core calls this with the body it sent.
+ * @internal
+ */
+export function namingWorkflow(error: unknown, body: unknown): unknown {
+  const name = (body as { name?: unknown } | undefined)?.name
+  if (
+    error instanceof UnprocessableEntityError &&
+    typeof name === 'string' &&
+    (error.body as { message?: unknown } | undefined)?.message === 'workflow_not_found'
+  ) {
+    ;(error as { workflowName?: string }).workflowName = name
+    error.message = `422 workflow_not_found: no workflow named ${JSON.stringify(name)}`
+  }
+  return error
 }
 
 /** 429: over the rate limit. `retryAfterMs` says how long the server asked to wait. */
@@ -279,7 +303,7 @@ export class ResponseTooLargeError extends NotifyKitError {
   /** @internal */
   static override readonly [CODE] = 'NOTIFYKIT_RESPONSE_TOO_LARGE' as const
   declare readonly code: 'NOTIFYKIT_RESPONSE_TOO_LARGE'
-  readonly limitBytes: number
+  declare readonly limitBytes: number
 
   constructor(limitBytes: number) {
     super(`Response body exceeds maxResponseBytes (${limitBytes} bytes); the rest was not read`)
@@ -300,7 +324,7 @@ export class RequestValidationError extends NotifyKitError {
   /** @internal */
   static override readonly [CODE] = 'NOTIFYKIT_REQUEST_VALIDATION' as const
   declare readonly code: 'NOTIFYKIT_REQUEST_VALIDATION'
-  readonly issues: ValidationIssue[]
+  declare readonly issues: ValidationIssue[]
 
   constructor(issues: ValidationIssue[], prefix = 'Invalid request') {
     super(`${prefix}: ${formatIssues(issues)}`)
@@ -314,9 +338,9 @@ export class ResponseValidationError extends NotifyKitError {
   /** @internal */
   static override readonly [CODE] = 'NOTIFYKIT_RESPONSE_VALIDATION' as const
   declare readonly code: 'NOTIFYKIT_RESPONSE_VALIDATION'
-  readonly status: number
-  readonly body: string
-  readonly issues: ValidationIssue[]
+  declare readonly status: number
+  declare readonly body: string
+  declare readonly issues: ValidationIssue[]
 
   constructor(
     message: string,
@@ -376,8 +400,8 @@ export class BulkTriggerError extends NotifyKitError {
   static override readonly [CODE] = 'NOTIFYKIT_BULK_TRIGGER' as const
   declare readonly code: 'NOTIFYKIT_BULK_TRIGGER'
   // Not a type parameter: `error instanceof BulkTriggerError` would then type `results` as `any[]`.
-  readonly results: (TriggerResult | undefined)[]
-  readonly failures: BulkChunkFailure[]
+  declare readonly results: (TriggerResult | undefined)[]
+  declare readonly failures: BulkChunkFailure[]
 
   constructor(results: (TriggerResult | undefined)[], failures: BulkChunkFailure[]) {
     const failed = failures.reduce((count, failure) => count + failure.eventIndexes.length, 0)

@@ -80,9 +80,9 @@ const clientOptionsSchema = z.object({
 
 /**
  * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
- * ignored. Typed as a record of every key: adding an option without listing it does not compile.
+ * ignored. Listed as a record of every key: adding an option without listing it does not compile.
  */
-const CLIENT_OPTION_KEYS: Record<keyof ClientOptions | 'workflows', 0> = {
+const CLIENT_OPTION_KEYS = Object.keys({
   apiKey: 0,
   baseUrl: 0,
   timeoutMs: 0,
@@ -98,64 +98,52 @@ const CLIENT_OPTION_KEYS: Record<keyof ClientOptions | 'workflows', 0> = {
   allowInsecureHttp: 0,
   maxResponseBytes: 0,
   workflows: 0,
-}
+} satisfies Record<keyof ClientOptions | 'workflows', 0>)
 
-const CALL_OPTION_KEYS: Record<keyof RequestOptions, 0> = {
+const CALL_OPTIONS = {
   idempotencyKey: 0,
   signal: 0,
   timeoutMs: 0,
   deadlineMs: 0,
   maxRetries: 0,
   headers: 0,
-}
-
-const BULK_OPTION_KEYS: Record<keyof BulkTriggerOptions, 0> = {
-  ...CALL_OPTION_KEYS,
+} satisfies Record<keyof RequestOptions, 0>
+const CALL_OPTION_KEYS = Object.keys(CALL_OPTIONS)
+const BULK_OPTION_KEYS = Object.keys({
+  ...CALL_OPTIONS,
   concurrency: 0,
   onProgress: 0,
+} satisfies Record<keyof BulkTriggerOptions, 0>)
+
+/** The keys of `options` that are no option. */
+function unknownKeys(options: object, known: readonly string[]): string[] {
+  return Object.keys(options).filter((key) => !known.includes(key))
 }
 
-/** The keys of `options` that are no option, each with what was probably meant. */
-function unknownOptions(options: object, known: Readonly<Record<string, 0>>): ValidationIssue[] {
-  return Object.keys(options)
-    .filter((key) => !Object.hasOwn(known, key))
-    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
-}
-
-function suggestion(key: string, known: Readonly<Record<string, 0>>): string {
-  const meant = closest(key, Object.keys(known))
-  return meant ? `; did you mean \`${meant}\`?` : ` (the options are ${Object.keys(known).join(', ')})`
+/** What was probably meant by `key`, if anything close is an option. */
+function suggestion(key: string, known: readonly string[]): string {
+  const meant = closest(key, known)
+  return meant ? `; did you mean \`${meant}\`?` : ''
 }
 
 /**
- * `timeOutMs` → `timeoutMs`, `idempotency_key` → `idempotencyKey`, `retries` → `maxRetries`: case
- * and separators aside, a few typos, or a part of the name.
+ * The option `name` stands for, if one does: compared by their consonants, case, separators and
+ * doubled letters aside, one within the other: `timeOutMs`, `timoutMs` → `timeoutMs`;
+ * `idempotency_key` → `idempotencyKey`; `retries` → `maxRetries`; `concurency` → `concurrency`.
  */
 function closest(name: string, candidates: readonly string[]): string | undefined {
-  const simple = (text: string) => text.toLowerCase().replace(/[-_\s]/g, '')
-  const typed = simple(name)
-  let best: string | undefined
-  let bestDistance = Math.ceil(typed.length / 3) + 1
-  for (const candidate of candidates) {
-    const known = simple(candidate)
-    const distance = typed.length > 3 && known.includes(typed) ? 1 : editDistance(typed, known)
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
-  }
-  return best
+  const typed = skeleton(name)
+  return candidates.find((candidate) => {
+    const known = skeleton(candidate)
+    return typed.length > 1 && (known.includes(typed) || typed.includes(known))
+  })
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(from: string, to: string): number {
-  let previous = Array.from({ length: to.length + 1 }, (_, index) => index)
-  for (let i = 1; i <= from.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= to.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (from[i - 1] === to[j - 1] ? 0 : 1)
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution)
-    }
-    previous = current
-  }
-  return previous[to.length] ?? 0
+function skeleton(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[-_aeiou]/g, '')
+    .replace(/(.)\1/g, '$1')
 }
 
 /**
@@ -163,11 +151,11 @@ function editDistance(from: string, to: string): number {
  * `apikey` is reported as a misspelt `apiKey`, not as a missing key.
  */
 export function checkClientOptionKeys(options: object): void {
-  const unknown = Object.keys(options).find((key) => !Object.hasOwn(CLIENT_OPTION_KEYS, key))
-  if (unknown === undefined) return
-  throw new NotifyKitError(
-    `NotificationClient: unknown option \`${unknown}\`${suggestion(unknown, CLIENT_OPTION_KEYS)}`,
-  )
+  const [unknown] = unknownKeys(options, CLIENT_OPTION_KEYS)
+  if (unknown !== undefined)
+    throw new NotifyKitError(
+      `NotificationClient: unknown option \`${unknown}\`${suggestion(unknown, CLIENT_OPTION_KEYS)}`,
+    )
 }
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
@@ -226,11 +214,14 @@ export function checkBulkOptions(options: BulkTriggerOptions): void {
   refuseInvalid(options, bulkOptionsSchema, BULK_OPTION_KEYS)
 }
 
-function refuseInvalid(options: object, schema: z.ZodType, known: Readonly<Record<string, 0>>): void {
+function refuseInvalid(options: object, schema: z.ZodType, known: readonly string[]): void {
   const parsed = schema.safeParse(options)
   const issues = parsed.success ? [] : issuesOf(parsed.error)
   // A non-object is the schema's to report; its characters are no options.
-  if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
+  if (options !== null && typeof options === 'object') {
+    for (const key of unknownKeys(options, known))
+      issues.push({ path: [key], message: `unknown option${suggestion(key, known)}` })
+  }
   if (issues.length > 0) throw invalidRequestOptions(issues)
 }
 

@@ -3,6 +3,7 @@ import {
   type CallContext,
   ClientClosedError,
   NotifyKitError,
+  namingWorkflow,
   RequestValidationError,
   TimeoutError,
   withCallContext,
@@ -127,7 +128,7 @@ export class RequestCore {
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      throw callError(error, operation, call)
+      throw callError(namingWorkflow(error, input.body), operation, call)
     }
   }
 

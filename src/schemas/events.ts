@@ -44,14 +44,13 @@ export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient (server-notes.md). */
 export const TopicRecipientSchema = z.strictObject({
-  type: z.literal('Topic', { error: "must be 'Topic' (a capital T) for a topic recipient" }),
+  type: z.literal('Topic', { error: "must be 'Topic'" }),
   topicKey: IdentifierSchema,
   exclude: z.array(IdentifierSchema).optional(),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
-const RECIPIENT_SHAPES =
-  "a subscriberId, a subscriber object ({ subscriberId, email?, … }) or a topic ({ type: 'Topic', topicKey })"
+const RECIPIENT_SHAPES = "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }"
 
 /** One recipient: a subscriberId, a subscriber object or a topic. */
 export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
@@ -59,28 +58,22 @@ export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, Topi
 })
 export type Recipient = z.infer<typeof RecipientSchema>
 
-/** The server's limit of recipients in one trigger (server-notes.md). */
-const MAX_RECIPIENTS = 100
-
 /** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
 export const RecipientsSchema = z.union(
   [
     RecipientSchema,
     z
       .array(RecipientSchema)
-      .min(1, { error: 'must hold at least one recipient' })
-      .max(MAX_RECIPIENTS, {
-        error: (issue) =>
-          `must hold at most ${MAX_RECIPIENTS} recipients, got ${(issue.input as unknown[]).length}: trigger once per ${MAX_RECIPIENTS}, or use triggerBulk`,
-      }),
+      .min(1)
+      .max(100, { error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}` }),
   ],
-  { error: `must be one recipient or a list of 1 to ${MAX_RECIPIENTS}: each ${RECIPIENT_SHAPES}` },
+  { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
 )
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object (server-notes.md). */
 export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema], {
-  error: 'must be a subscriberId or a subscriber object ({ subscriberId, … })',
+  error: 'must be a subscriberId or { subscriberId, … }',
 })
 export type Actor = z.infer<typeof ActorSchema>
 
@@ -94,7 +87,7 @@ export const TenantSchema = z.union(
       data: JsonObjectSchema.optional(),
     }),
   ],
-  { error: 'must be a tenant identifier or a tenant object ({ identifier?, name?, data? })' },
+  { error: 'must be an identifier or { identifier?, name?, data? }' },
 )
 export type Tenant = z.infer<typeof TenantSchema>
 

@@ -8,6 +8,7 @@ import {
   ConnectionError,
   InternalServerError,
   NotFoundError,
+  NotificationClient,
   NotifyKitError,
   PermissionDeniedError,
   RateLimitError,
@@ -15,6 +16,7 @@ import {
   TimeoutError,
   UnprocessableEntityError,
 } from '../../src/index.js'
+import { createFakeService } from '../../src/testing/index.js'
 import { answeringClient, json, mswClient, onlyRequest, rejectionOf, UUID } from '../helpers/wire.js'
 
 // Retries are another suite's subject: every status here is seen exactly once.
@@ -368,5 +370,50 @@ describe('instanceof across two copies of the package', () => {
     expect(new AppError('x')).toBeInstanceOf(other.NotifyKitError)
     expect(new other.NotifyKitError('x')).not.toBeInstanceOf(AppError)
     expect(new AppError('x').code).toBe('NOTIFYKIT_CONFIGURATION')
+  })
+})
+
+describe('422 workflow_not_found', () => {
+  const notFound = () => json(errorBody(422, 'workflow_not_found', 'Unprocessable Entity'), 422)
+
+  it('names the workflow the trigger sent, in the message and in workflowName', async () => {
+    const { client } = answeringClient(notFound, NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'welcom', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error).toBeInstanceOf(UnprocessableEntityError)
+    expect(error.workflowName).toBe('welcom')
+    expect(error.message).toBe('422 workflow_not_found: no workflow named "welcom"')
+    expect(error.body).toStrictEqual(errorBody(422, 'workflow_not_found', 'Unprocessable Entity'))
+    expect([error.method, error.path, error.attempts]).toEqual(['POST', '/v1/events/trigger', 1])
+  })
+
+  it('from the test kit’s fake service too', async () => {
+    const fake = createFakeService({ apiKey: 'k', workflows: [{ identifier: 'welcome', steps: [] }] })
+    const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'Welcome', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error).toBeInstanceOf(UnprocessableEntityError)
+    expect(error.workflowName).toBe('Welcome')
+  })
+
+  it('and the workflow a broadcast sent', async () => {
+    const { client } = answeringClient(notFound, NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.broadcast({ name: 'maintenance', payload: {} }),
+    )) as UnprocessableEntityError
+    expect(error.workflowName).toBe('maintenance')
+    expect(error.message).toContain('"maintenance"')
+  })
+
+  it('another 422 keeps the server’s message and has no workflowName', async () => {
+    const body = errorBody(422, 'idempotency key reused with another body', 'Unprocessable Entity')
+    const { client } = answeringClient(() => json(body, 422), NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'welcome', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error.workflowName).toBeUndefined()
+    expect(error.message).toBe('422 idempotency key reused with another body')
   })
 })

@@ -112,23 +112,14 @@ describe('strict requests: refused with issues, nothing sent', () => {
   it('more than 100 recipients in `to` says the limit and the count', async () => {
     const to = Array.from({ length: 101 }, (_, index) => `user-${index}`)
     const error = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to }))
-    expect(error.issues).toEqual([
-      {
-        path: ['to'],
-        message: 'must hold at most 100 recipients, got 101: trigger once per 100, or use triggerBulk',
-      },
-    ])
-    expect(error.message).toBe(
-      'Invalid events.trigger request: to: must hold at most 100 recipients, got 101: trigger once per 100, or use triggerBulk',
-    )
+    expect(error.issues).toEqual([{ path: ['to'], message: 'at most 100 recipients, got 101' }])
+    expect(error.message).toBe('Invalid events.trigger request: to: at most 100 recipients, got 101')
   })
 
   it('a topic spelt `type: "topic"` names the field and the value it must have', async () => {
     const topic = unchecked<string>({ type: 'topic', topicKey: 'beta-users' })
     const one = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to: topic }))
-    expect(one.issues).toEqual([
-      { path: ['to', 'type'], message: "must be 'Topic' (a capital T) for a topic recipient" },
-    ])
+    expect(one.issues).toEqual([{ path: ['to', 'type'], message: "must be 'Topic'" }])
     const inList = await refusedBeforeSending((client) =>
       client.events.triggerBulk([
         { name: 'w', to: 'u' },
@@ -158,7 +149,7 @@ describe('strict requests: refused with issues, nothing sent', () => {
     )
     expect(error.issues).toHaveLength(1)
     expect(error.issues[0]?.message).toContain(
-      "a subscriberId, a subscriber object ({ subscriberId, email?, … }) or a topic ({ type: 'Topic', topicKey })",
+      "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }",
     )
     expect(error.issues[0]?.message).not.toContain('Invalid input')
   })
@@ -173,10 +164,10 @@ describe('strict requests: refused with issues, nothing sent', () => {
       }),
     )
     expect(error.issues).toEqual([
-      { path: ['actor'], message: 'must be a subscriberId or a subscriber object ({ subscriberId, … })' },
+      { path: ['actor'], message: 'must be a subscriberId or { subscriberId, … }' },
       {
         path: ['tenant'],
-        message: 'must be a tenant identifier or a tenant object ({ identifier?, name?, data? })',
+        message: 'must be an identifier or { identifier?, name?, data? }',
       },
     ])
   })
@@ -255,9 +246,7 @@ describe('unknown call options (plain JavaScript, or a cast): refused, naming th
     const error = await refusedBeforeSending((client) =>
       client.events.trigger({ name: 'w', to: 'u' }, unchecked({ concurrency: 4 })),
     )
-    expect(error.issues[0]?.message).toBe(
-      'unknown option (the options are idempotencyKey, signal, timeoutMs, deadlineMs, maxRetries, headers)',
-    )
+    expect(error.issues[0]?.message).toBe('unknown option')
     const bulk = await refusedBeforeSending((client) =>
       client.events.triggerBulk([{ name: 'w', to: 'u' }], unchecked({ concurency: 4 })),
     )

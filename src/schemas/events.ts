@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Providers seen for chat and push channels (server-notes.md); open. */
@@ -145,7 +146,11 @@ export const TriggerResultSchema = z.looseObject({
   error: z.array(z.string()).optional(),
   transactionId: z.string().optional(),
 })
-export type TriggerResult = z.infer<typeof TriggerResultSchema>
+/**
+ * The documented fields of a trigger result. Every other field the server sends is kept at runtime;
+ * reach it with `in`: `if ('activityFeedLink' in result) console.log(result.activityFeedLink)`.
+ */
+export type TriggerResult = KnownFields<z.infer<typeof TriggerResultSchema>>
 
 /** server-notes.md, bulk response: one result per event, in order. */
 export const BulkTriggerResultSchema = z.array(TriggerResultSchema)

@@ -28,7 +28,7 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
    * new NotificationClient({ workflows: { welcome: z.object({ firstName: z.string() }) } })
    * ```
    */
-  workflows?: WorkflowSchemas<W>
+  workflows?: WorkflowSchemas<W> | undefined
 }
 
 /** How the client reaches the network, shared by a client and every client `withOptions` derives from it. */

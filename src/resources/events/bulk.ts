@@ -32,12 +32,12 @@ export interface BulkTriggerOptions extends RequestOptions {
    * Requests in flight at once. Default 2: bulk calls cost 100 rate-limit units each.
    * @example `client.events.triggerBulk(events, { concurrency: 4 })`
    */
-  concurrency?: number
+  concurrency?: number | undefined
   /**
    * Called after each request of at most 100 events settles. An exception thrown here is ignored.
    * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
    */
-  onProgress?: (progress: BulkProgress) => void
+  onProgress?: ((progress: BulkProgress) => void) | undefined
 }
 
 const DEFAULT_CONCURRENCY = 2

@@ -121,12 +121,7 @@ function isInstance(type: abstract new (...args: never[]) => unknown, value: unk
  * @internal
  */
 export function withCallContext<E extends NotifyKitError>(error: E, context: CallContext): E {
-  const fields = error as { -readonly [Key in keyof CallContext]: CallContext[Key] }
-  if (context.method !== undefined) fields.method = context.method
-  if (context.path !== undefined) fields.path = context.path
-  if (context.idempotencyKey !== undefined) fields.idempotencyKey = context.idempotencyKey
-  if (context.attempts !== undefined) fields.attempts = context.attempts
-  return error
+  return Object.assign(error, context)
 }
 
 /** The server answered with a non-2xx status. Subclasses name the status family. */
@@ -359,24 +354,16 @@ export class ResponseValidationError extends NotifyKitError {
 type ApiErrorClass = new (status: number, body: unknown, headers: ResponseHeaders) => ApiError
 
 function errorClassForStatus(status: number): ApiErrorClass {
-  switch (status) {
-    case 400:
-      return BadRequestError
-    case 401:
-      return AuthenticationError
-    case 403:
-      return PermissionDeniedError
-    case 404:
-      return NotFoundError
-    case 409:
-      return ConflictError
-    case 422:
-      return UnprocessableEntityError
-    case 429:
-      return RateLimitError
-    default:
-      return status >= 500 ? InternalServerError : ApiError
+  const classes: Record<number, ApiErrorClass> = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
   }
+  return classes[status] ?? (status >= 500 ? InternalServerError : ApiError)
 }
 
 /** One bulk request that still failed after its retries. */

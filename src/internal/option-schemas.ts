@@ -115,9 +115,11 @@ const BULK_OPTION_KEYS = Object.keys({
   onProgress: 0,
 } satisfies Record<keyof BulkTriggerOptions, 0>)
 
-/** The keys of `options` that are no option. */
-function unknownKeys(options: object, known: readonly string[]): string[] {
-  return Object.keys(options).filter((key) => !known.includes(key))
+/** A key of `options` that is no option is refused, naming the option probably meant. */
+function unknownOptions(options: object, known: readonly string[]): ValidationIssue[] {
+  return Object.keys(options)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
 }
 
 /** What was probably meant by `key`, if anything close is an option. */
@@ -151,11 +153,8 @@ function skeleton(name: string): string {
  * `apikey` is reported as a misspelt `apiKey`, not as a missing key.
  */
 export function checkClientOptionKeys(options: object): void {
-  const [unknown] = unknownKeys(options, CLIENT_OPTION_KEYS)
-  if (unknown !== undefined)
-    throw new NotifyKitError(
-      `NotificationClient: unknown option \`${unknown}\`${suggestion(unknown, CLIENT_OPTION_KEYS)}`,
-    )
+  const [unknown] = unknownOptions(options, CLIENT_OPTION_KEYS)
+  if (unknown) throw new NotifyKitError(`NotificationClient option ${unknown.path[0]}: ${unknown.message}`)
 }
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
@@ -218,10 +217,7 @@ function refuseInvalid(options: object, schema: z.ZodType, known: readonly strin
   const parsed = schema.safeParse(options)
   const issues = parsed.success ? [] : issuesOf(parsed.error)
   // A non-object is the schema's to report; its characters are no options.
-  if (options !== null && typeof options === 'object') {
-    for (const key of unknownKeys(options, known))
-      issues.push({ path: [key], message: `unknown option${suggestion(key, known)}` })
-  }
+  if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
   if (issues.length > 0) throw invalidRequestOptions(issues)
 }
 

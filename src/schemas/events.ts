@@ -73,23 +73,18 @@ export const RecipientsSchema = z.union(
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object (server-notes.md). */
-export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema], {
-  error: 'must be a subscriberId or { subscriberId, … }',
-})
+export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
 export type Actor = z.infer<typeof ActorSchema>
 
 /** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
-export const TenantSchema = z.union(
-  [
-    IdentifierSchema,
-    z.strictObject({
-      identifier: z.string().optional(),
-      name: z.string().optional(),
-      data: JsonObjectSchema.optional(),
-    }),
-  ],
-  { error: 'must be an identifier or { identifier?, name?, data? }' },
-)
+export const TenantSchema = z.union([
+  IdentifierSchema,
+  z.strictObject({
+    identifier: z.string().optional(),
+    name: z.string().optional(),
+    data: JsonObjectSchema.optional(),
+  }),
+])
 export type Tenant = z.infer<typeof TenantSchema>
 
 /** Provider overrides keyed by provider identifier, each with provider-specific content. */

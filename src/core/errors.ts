@@ -33,7 +33,7 @@ export type ErrorCode =
   | 'NOTIFYKIT_BULK_TRIGGER'
 
 /** The codes an `ApiError` (a non-2xx answer) can carry, one per status family. */
-type ApiErrorCode =
+export type ApiErrorCode =
   | 'NOTIFYKIT_API'
   | 'NOTIFYKIT_BAD_REQUEST'
   | 'NOTIFYKIT_AUTHENTICATION'

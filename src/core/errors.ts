@@ -224,13 +224,11 @@ export class UnprocessableEntityError extends ApiError {
  */
 export function namingWorkflow(error: unknown, body: unknown): unknown {
   const name = (body as { name?: unknown } | undefined)?.name
-  if (
-    error instanceof UnprocessableEntityError &&
-    typeof name === 'string' &&
-    (error.body as { message?: unknown } | undefined)?.message === 'workflow_not_found'
-  ) {
-    ;(error as { workflowName?: string }).workflowName = name
-    error.message = `422 workflow_not_found: no workflow named ${JSON.stringify(name)}`
+  // Only an UnprocessableEntityError has a body whose message is this.
+  const failure = error as { body?: { message?: unknown }; workflowName?: string; message: string } | null
+  if (typeof name === 'string' && failure?.body?.message === 'workflow_not_found') {
+    failure.workflowName = name
+    failure.message = `422 workflow_not_found: no workflow named ${JSON.stringify(name)}`
   }
   return error
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { core } from 'zod/mini'
 
 /**
  * A problem and where it is: the shape of the public `ValidationIssue`, spelled out here because the
@@ -10,7 +10,7 @@ interface Issue {
 }
 
 /** zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. */
-export function issuesOf(error: z.ZodError, prefix: readonly (string | number)[] = []): Issue[] {
+export function issuesOf(error: core.$ZodError, prefix: readonly (string | number)[] = []): Issue[] {
   return error.issues.map((issue) => ({
     path: [...prefix, ...issue.path.filter((key): key is string | number => typeof key !== 'symbol')],
     message: issue.message,

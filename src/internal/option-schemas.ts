@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { NotifyKitError, RequestValidationError, type ValidationIssue } from '../core/errors.js'
 import type { LogLevel } from '../core/logger.js'
 import {
@@ -11,6 +11,7 @@ import {
 } from '../core/options.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
+import { PARSE_PARAMS } from './parse-params.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -20,12 +21,12 @@ const MAX_TIMER_MS = 2_147_483_647
 
 /** A number in (0, max]; every way of breaking the rule gives the one `error`. */
 function positiveNumber(error: string, max = Number.MAX_SAFE_INTEGER) {
-  return z.number({ error }).positive({ error }).max(max, { error })
+  return z.number({ error }).check(z.positive({ error }), z.maximum(max, { error }))
 }
 
 /** A whole number ≥ min; every way of breaking the rule gives the one `error`, once. */
 function wholeNumber(error: string, min: number) {
-  return z.number({ error }).int({ error, abort: true }).min(min, { error })
+  return z.number({ error }).check(z.int({ error, abort: true }), z.minimum(min, { error }))
 }
 
 const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS.join(', ')}`
@@ -38,17 +39,22 @@ const workflowSchemas = z
   .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
     error: 'The workflows option must map workflow names to zod schemas',
   })
-  .superRefine((workflows, context) => {
-    for (const [name, schema] of Object.entries(workflows)) {
-      if (schema === undefined || typeof (schema as { safeParse?: unknown } | null)?.safeParse === 'function')
-        continue
-      context.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `workflows[${JSON.stringify(name)}] must be a zod schema`,
-      })
-    }
-  })
+  .check(
+    z.superRefine((workflows, context) => {
+      for (const [name, schema] of Object.entries(workflows)) {
+        if (
+          schema === undefined ||
+          typeof (schema as { safeParse?: unknown } | null)?.safeParse === 'function'
+        )
+          continue
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `workflows[${JSON.stringify(name)}] must be a zod schema`,
+        })
+      }
+    }),
+  )
 
 /**
  * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
@@ -56,25 +62,33 @@ const workflowSchemas = z
  * messages must never repeat a secret.
  */
 const clientOptionsSchema = z.object({
-  timeoutMs: positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS).default(
+  timeoutMs: z._default(
+    positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
     DEFAULT_TIMEOUT_MS,
   ),
-  maxRetries: wholeNumber('maxRetries must be a whole number ≥ 0', 0).default(DEFAULT_MAX_RETRIES),
-  maxResponseBytes: positiveNumber('maxResponseBytes must be a positive number').default(
+  maxRetries: z._default(wholeNumber('maxRetries must be a whole number ≥ 0', 0), DEFAULT_MAX_RETRIES),
+  maxResponseBytes: z._default(
+    positiveNumber('maxResponseBytes must be a positive number'),
     DEFAULT_MAX_RESPONSE_BYTES,
   ),
   // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
-  logLevel: z
-    .string({ error: LOG_LEVEL_ERROR })
-    .transform((level) => level.toLowerCase() || 'warn')
-    .pipe(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }))
-    .default('warn'),
-  responseValidation: z
-    .enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' })
-    .default('lenient'),
-  fetch: z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }).optional(),
-  dangerouslyAllowBrowser: z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }).optional(),
-  workflows: workflowSchemas.optional(),
+  logLevel: z._default(
+    z.pipe(
+      z.pipe(
+        z.string({ error: LOG_LEVEL_ERROR }),
+        z.transform((level: string) => level.toLowerCase() || 'warn'),
+      ),
+      z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
+    ),
+    'warn',
+  ),
+  responseValidation: z._default(
+    z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
+    'lenient',
+  ),
+  fetch: z.optional(z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' })),
+  dangerouslyAllowBrowser: z.optional(z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' })),
+  workflows: z.optional(workflowSchemas),
 })
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
@@ -94,10 +108,10 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const parsed = clientOptionsSchema.safeParse({
-    ...options,
-    logLevel: options.logLevel ?? environmentLogLevel,
-  })
+  const parsed = clientOptionsSchema.safeParse(
+    { ...options, logLevel: options.logLevel ?? environmentLogLevel },
+    PARSE_PARAMS,
+  )
   if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
   const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
   return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }
@@ -111,13 +125,13 @@ const milliseconds = positiveNumber(
 )
 
 const callOptionsSchema = z.object({
-  maxRetries: wholeNumber('must be a whole number ≥ 0', 0).optional(),
-  timeoutMs: milliseconds.optional(),
-  deadlineMs: milliseconds.optional(),
+  maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
+  timeoutMs: z.optional(milliseconds),
+  deadlineMs: z.optional(milliseconds),
 })
 
-const bulkOptionsSchema = callOptionsSchema.extend({
-  concurrency: wholeNumber('Must be a whole number of at least 1', 1).optional(),
+const bulkOptionsSchema = z.extend(callOptionsSchema, {
+  concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
 })
 
 /**
@@ -125,13 +139,13 @@ const bulkOptionsSchema = callOptionsSchema.extend({
  * `idempotencyKey` are checked as the request is built (headers.ts).
  */
 export function checkCallOptions(options: RequestOptions): void {
-  const parsed = callOptionsSchema.safeParse(options)
+  const parsed = callOptionsSchema.safeParse(options, PARSE_PARAMS)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 
 /** `checkCallOptions`, and the bulk sender's `concurrency`. */
 export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
-  const parsed = bulkOptionsSchema.safeParse(options)
+  const parsed = bulkOptionsSchema.safeParse(options, PARSE_PARAMS)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 

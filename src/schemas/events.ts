@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Providers seen for chat and push channels (server-notes.md); open. */
@@ -17,28 +17,28 @@ export const ProviderIdSchema = openEnum([
 /** api.md 2.4, channel settings entry. */
 export const ChannelSettingsSchema = z.strictObject({
   providerId: ProviderIdSchema,
-  integrationIdentifier: z.string().optional(),
-  credentials: z
-    .strictObject({
-      webhookUrl: z.string().optional(),
-      deviceTokens: z.array(z.string()).optional(),
-    })
-    .optional(),
+  integrationIdentifier: z.optional(z.string()),
+  credentials: z.optional(
+    z.strictObject({
+      webhookUrl: z.optional(z.string()),
+      deviceTokens: z.optional(z.array(z.string())),
+    }),
+  ),
 })
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
 /** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
 export const SubscriberSchema = z.strictObject({
   subscriberId: IdentifierSchema,
-  email: z.string().nullish(),
-  firstName: z.string().nullish(),
-  lastName: z.string().nullish(),
-  phone: z.string().nullish(),
-  avatar: z.string().nullish(),
-  locale: z.string().nullish(),
-  timezone: z.string().nullish(),
-  data: JsonObjectSchema.optional(),
-  channels: z.array(ChannelSettingsSchema).optional(),
+  email: z.nullish(z.string()),
+  firstName: z.nullish(z.string()),
+  lastName: z.nullish(z.string()),
+  phone: z.nullish(z.string()),
+  avatar: z.nullish(z.string()),
+  locale: z.nullish(z.string()),
+  timezone: z.nullish(z.string()),
+  data: z.optional(JsonObjectSchema),
+  channels: z.optional(z.array(ChannelSettingsSchema)),
 })
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
@@ -46,7 +46,7 @@ export type Subscriber = z.infer<typeof SubscriberSchema>
 export const TopicRecipientSchema = z.strictObject({
   type: z.literal('Topic'),
   topicKey: IdentifierSchema,
-  exclude: z.array(IdentifierSchema).optional(),
+  exclude: z.optional(z.array(IdentifierSchema)),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
@@ -55,7 +55,10 @@ export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, Topi
 export type Recipient = z.infer<typeof RecipientSchema>
 
 /** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
-export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
+export const RecipientsSchema = z.union([
+  RecipientSchema,
+  z.array(RecipientSchema).check(z.minLength(1), z.maxLength(100)),
+])
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object (server-notes.md). */
@@ -66,9 +69,9 @@ export type Actor = z.infer<typeof ActorSchema>
 export const TenantSchema = z.union([
   IdentifierSchema,
   z.strictObject({
-    identifier: z.string().optional(),
-    name: z.string().optional(),
-    data: JsonObjectSchema.optional(),
+    identifier: z.optional(z.string()),
+    name: z.optional(z.string()),
+    data: z.optional(JsonObjectSchema),
   }),
 ])
 export type Tenant = z.infer<typeof TenantSchema>
@@ -80,11 +83,11 @@ export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 export const TriggerEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
-  payload: JsonObjectSchema.optional(),
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  payload: z.optional(JsonObjectSchema),
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 
@@ -93,7 +96,7 @@ export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
 /** server-notes.md, bulk trigger body: 1 to 100 events. */
 export const BulkTriggerEventRequestSchema = z.strictObject({
-  events: z.array(TriggerEventRequestSchema).min(1).max(MAX_EVENTS_PER_BULK_REQUEST),
+  events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
@@ -101,10 +104,10 @@ export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSche
 export const BroadcastEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
@@ -124,8 +127,8 @@ export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 export const TriggerResultSchema = z.looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
-  error: z.array(z.string()).optional(),
-  transactionId: z.string().optional(),
+  error: z.optional(z.array(z.string())),
+  transactionId: z.optional(z.string()),
 })
 export type TriggerResult = z.infer<typeof TriggerResultSchema>
 

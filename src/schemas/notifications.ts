@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
@@ -37,38 +37,38 @@ export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
 /** api.md 2.6, filter object. */
 export const FilterSchema = z.looseObject({
-  isNegated: z.boolean().optional(),
-  type: openEnum(['BOOLEAN']).optional(),
-  value: openEnum(['AND', 'OR']).optional(),
-  children: z
-    .array(
+  isNegated: z.optional(z.boolean()),
+  type: z.optional(openEnum(['BOOLEAN'])),
+  value: z.optional(openEnum(['AND', 'OR'])),
+  children: z.optional(
+    z.array(
       z.looseObject({
-        field: z.string().optional(),
-        value: z.string().optional(),
-        operator: openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL']).optional(),
-        on: openEnum(['subscriber', 'payload']).optional(),
+        field: z.optional(z.string()),
+        value: z.optional(z.string()),
+        operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
+        on: z.optional(openEnum(['subscriber', 'payload'])),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type Filter = z.infer<typeof FilterSchema>
 
 /** api.md 2.6, step object; `variants` holds steps of the same shape. */
 export const StepSchema = z.looseObject({
-  _id: z.string().optional(),
-  active: z.boolean().optional(),
-  replyCallback: JsonObjectSchema.optional(),
-  controlVariables: JsonObjectSchema.optional(),
-  metadata: JsonObjectSchema.optional(),
-  issues: JsonObjectSchema.optional(),
-  filters: z.array(FilterSchema).optional(),
-  template: JsonObjectSchema.optional(),
-  get variants(): z.ZodOptional<z.ZodArray<typeof StepSchema>> {
-    return z.array(StepSchema).optional()
+  _id: z.optional(z.string()),
+  active: z.optional(z.boolean()),
+  replyCallback: z.optional(JsonObjectSchema),
+  controlVariables: z.optional(JsonObjectSchema),
+  metadata: z.optional(JsonObjectSchema),
+  issues: z.optional(JsonObjectSchema),
+  filters: z.optional(z.array(FilterSchema)),
+  template: z.optional(JsonObjectSchema),
+  get variants(): z.ZodMiniOptional<z.ZodMiniArray<typeof StepSchema>> {
+    return z.optional(z.array(StepSchema))
   },
-  _templateId: z.string().optional(),
-  name: z.string().optional(),
-  _parentId: z.string().nullish(),
+  _templateId: z.optional(z.string()),
+  name: z.optional(z.string()),
+  _parentId: z.nullish(z.string()),
 })
 export type Step = z.infer<typeof StepSchema>
 
@@ -76,76 +76,76 @@ export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days',
 
 /** api.md 2.6, timed digest object. */
 export const TimedDigestSchema = z.looseObject({
-  atTime: z.string().optional(),
-  weekDays: z.array(z.string()).optional(),
-  monthDays: z.array(z.number()).optional(),
-  ordinal: z.string().optional(),
-  ordinalValue: z.string().optional(),
-  monthlyType: openEnum(['each', 'on']).optional(),
-  cronExpression: z.string().optional(),
+  atTime: z.optional(z.string()),
+  weekDays: z.optional(z.array(z.string())),
+  monthDays: z.optional(z.array(z.number())),
+  ordinal: z.optional(z.string()),
+  ordinalValue: z.optional(z.string()),
+  monthlyType: z.optional(openEnum(['each', 'on'])),
+  cronExpression: z.optional(z.string()),
 })
 export type TimedDigest = z.infer<typeof TimedDigestSchema>
 
 /** api.md 2.6, digest object. */
 export const DigestSchema = z.looseObject({
-  digestKey: z.string().optional(),
-  amount: z.number().optional(),
-  unit: DigestUnitSchema.optional(),
-  type: openEnum(['regular', 'backoff', 'timed']).optional(),
-  events: z.array(JsonObjectSchema).optional(),
-  backoff: z.boolean().optional(),
-  backoffAmount: z.number().optional(),
-  backoffUnit: DigestUnitSchema.optional(),
-  updateMode: z.boolean().optional(),
-  timed: TimedDigestSchema.optional(),
+  digestKey: z.optional(z.string()),
+  amount: z.optional(z.number()),
+  unit: z.optional(DigestUnitSchema),
+  type: z.optional(openEnum(['regular', 'backoff', 'timed'])),
+  events: z.optional(z.array(JsonObjectSchema)),
+  backoff: z.optional(z.boolean()),
+  backoffAmount: z.optional(z.number()),
+  backoffUnit: z.optional(DigestUnitSchema),
+  updateMode: z.optional(z.boolean()),
+  timed: z.optional(TimedDigestSchema),
 })
 export type Digest = z.infer<typeof DigestSchema>
 
 /** api.md 2.6, execution detail. */
 export const ExecutionDetailSchema = z.looseObject({
-  _id: z.string().optional(),
-  createdAt: z.string().optional(),
-  status: openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation']).optional(),
-  detail: z.string().optional(),
-  isRetry: z.boolean().optional(),
-  isTest: z.boolean().optional(),
-  providerId: z.string().optional(),
-  raw: z.string().nullish(),
-  source: openEnum(['Credentials', 'Internal', 'Payload', 'Webhook']).optional(),
+  _id: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
+  detail: z.optional(z.string()),
+  isRetry: z.optional(z.boolean()),
+  isTest: z.optional(z.boolean()),
+  providerId: z.optional(z.string()),
+  raw: z.nullish(z.string()),
+  source: z.optional(openEnum(['Credentials', 'Internal', 'Payload', 'Webhook'])),
 })
 export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
 
 /** api.md 2.6, job object. */
 export const JobSchema = z.looseObject({
-  _id: z.string().optional(),
-  type: StepTypeSchema.optional(),
-  digest: DigestSchema.optional(),
-  executionDetails: z.array(ExecutionDetailSchema).optional(),
-  step: StepSchema.optional(),
-  overrides: JsonObjectSchema.optional(),
-  payload: JsonObjectSchema.optional(),
-  providerId: z.string().optional(),
-  status: JobStatusSchema.optional(),
-  updatedAt: z.string().optional(),
-  scheduleExtensionsCount: z.number().int().optional(),
+  _id: z.optional(z.string()),
+  type: z.optional(StepTypeSchema),
+  digest: z.optional(DigestSchema),
+  executionDetails: z.optional(z.array(ExecutionDetailSchema)),
+  step: z.optional(StepSchema),
+  overrides: z.optional(JsonObjectSchema),
+  payload: z.optional(JsonObjectSchema),
+  providerId: z.optional(z.string()),
+  status: z.optional(JobStatusSchema),
+  updatedAt: z.optional(z.string()),
+  scheduleExtensionsCount: z.optional(z.number().check(z.int())),
 })
 export type Job = z.infer<typeof JobSchema>
 
 /** api.md 2.6, `template`. */
 export const NotificationTemplateSchema = z.looseObject({
-  _id: z.string().optional(),
-  name: z.string().optional(),
-  origin: openEnum(['novu-cloud', 'novu-cloud-v1', 'external']).optional(),
-  triggers: z
-    .array(
+  _id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
+  triggers: z.optional(
+    z.array(
       z.looseObject({
-        type: openEnum(['event']).optional(),
-        identifier: z.string().optional(),
-        variables: z.array(z.looseObject({ name: z.string() })).optional(),
-        subscriberVariables: z.array(z.looseObject({ name: z.string() })).optional(),
+        type: z.optional(openEnum(['event'])),
+        identifier: z.optional(z.string()),
+        variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
+        subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type NotificationTemplate = z.infer<typeof NotificationTemplateSchema>
 
@@ -156,31 +156,31 @@ export const NotificationSchema = z.looseObject({
   _organizationId: z.string(),
   _subscriberId: z.string(),
   transactionId: z.string(),
-  _templateId: z.string().optional(),
-  _digestedNotificationId: z.string().nullish(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  channels: z.array(ChannelNameSchema).optional(),
-  subscriber: z
-    .looseObject({
-      _id: z.string().optional(),
-      subscriberId: z.string().optional(),
-      firstName: z.string().nullish(),
-      lastName: z.string().nullish(),
-      email: z.string().nullish(),
-      phone: z.string().nullish(),
-    })
-    .optional(),
-  template: NotificationTemplateSchema.optional(),
-  jobs: z.array(JobSchema).optional(),
-  payload: JsonObjectSchema.optional(),
-  tags: z.array(z.string()).optional(),
-  controls: JsonObjectSchema.optional(),
-  to: z.unknown().optional(),
-  topics: z
-    .array(z.looseObject({ _topicId: z.string().optional(), topicKey: z.string().optional() }))
-    .optional(),
-  severity: SeveritySchema.optional(),
-  critical: z.boolean().optional(),
+  _templateId: z.optional(z.string()),
+  _digestedNotificationId: z.nullish(z.string()),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  channels: z.optional(z.array(ChannelNameSchema)),
+  subscriber: z.optional(
+    z.looseObject({
+      _id: z.optional(z.string()),
+      subscriberId: z.optional(z.string()),
+      firstName: z.nullish(z.string()),
+      lastName: z.nullish(z.string()),
+      email: z.nullish(z.string()),
+      phone: z.nullish(z.string()),
+    }),
+  ),
+  template: z.optional(NotificationTemplateSchema),
+  jobs: z.optional(z.array(JobSchema)),
+  payload: z.optional(JsonObjectSchema),
+  tags: z.optional(z.array(z.string())),
+  controls: z.optional(JsonObjectSchema),
+  to: z.optional(z.unknown()),
+  topics: z.optional(
+    z.array(z.looseObject({ _topicId: z.optional(z.string()), topicKey: z.optional(z.string()) })),
+  ),
+  severity: z.optional(SeveritySchema),
+  critical: z.optional(z.boolean()),
 })
 export type Notification = z.infer<typeof NotificationSchema>

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
@@ -17,7 +17,7 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
 }
 
 /** An identifier the server needs to find something by: never empty. */
-export const IdentifierSchema = z.string().min(1, { message: 'Must not be empty' })
+export const IdentifierSchema = z.string().check(z.minLength(1, { message: 'Must not be empty' }))
 
 /**
  * A JSON object with any keys: payloads, overrides, controls. Only the container is checked, the
@@ -37,11 +37,11 @@ export type ChannelName = z.infer<typeof ChannelNameSchema>
 
 /** api.md 2.1, channel preference object. */
 const channelPreferenceShape = {
-  email: z.boolean().optional(),
-  sms: z.boolean().optional(),
-  in_app: z.boolean().optional(),
-  push: z.boolean().optional(),
-  chat: z.boolean().optional(),
+  email: z.optional(z.boolean()),
+  sms: z.optional(z.boolean()),
+  in_app: z.optional(z.boolean()),
+  push: z.optional(z.boolean()),
+  chat: z.optional(z.boolean()),
 }
 
 /** api.md 2.1 as sent: per-channel on/off switches; an unknown channel is refused before sending. */
@@ -58,7 +58,9 @@ export type ChannelPreferenceResult = z.infer<typeof ChannelPreferenceResultSche
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock (api.md 2.2). */
 export const ScheduleTimeSchema = z
   .string()
-  .regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' })
+  .check(
+    z.regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' }),
+  )
 
 /** api.md 2.2, one entry of `hours`. */
 export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
@@ -67,42 +69,42 @@ export type TimeRange = z.infer<typeof TimeRangeSchema>
 /** api.md 2.2, a weekday entry. */
 export const DayScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
-  hours: z.array(TimeRangeSchema).optional(),
+  hours: z.optional(z.array(TimeRangeSchema)),
 })
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
 /** api.md 2.2, `weeklySchedule`: only the listed weekday keys. */
 export const WeeklyScheduleSchema = z.strictObject({
-  monday: DayScheduleSchema.optional(),
-  tuesday: DayScheduleSchema.optional(),
-  wednesday: DayScheduleSchema.optional(),
-  thursday: DayScheduleSchema.optional(),
-  friday: DayScheduleSchema.optional(),
-  saturday: DayScheduleSchema.optional(),
-  sunday: DayScheduleSchema.optional(),
+  monday: z.optional(DayScheduleSchema),
+  tuesday: z.optional(DayScheduleSchema),
+  wednesday: z.optional(DayScheduleSchema),
+  thursday: z.optional(DayScheduleSchema),
+  friday: z.optional(DayScheduleSchema),
+  saturday: z.optional(DayScheduleSchema),
+  sunday: z.optional(DayScheduleSchema),
 })
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
 /** api.md 2.2, schedule object as sent. */
 export const ScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
-  weeklySchedule: WeeklyScheduleSchema.optional(),
+  weeklySchedule: z.optional(WeeklyScheduleSchema),
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** api.md 2.2 as received: the same fields, unknown keys kept, times not re-checked. */
 export const ScheduleResultSchema = z.looseObject({
-  isEnabled: z.boolean().optional(),
-  weeklySchedule: z
-    .record(
+  isEnabled: z.optional(z.boolean()),
+  weeklySchedule: z.optional(
+    z.record(
       z.string(),
       z.looseObject({
-        isEnabled: z.boolean().optional(),
-        hours: z
-          .array(z.looseObject({ start: z.string().optional(), end: z.string().optional() }))
-          .optional(),
+        isEnabled: z.optional(z.boolean()),
+        hours: z.optional(
+          z.array(z.looseObject({ start: z.optional(z.string()), end: z.optional(z.string()) })),
+        ),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type ScheduleResult = z.infer<typeof ScheduleResultSchema>

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import {
   ChannelNameSchema,
   ChannelPreferenceResultSchema,
@@ -11,9 +11,9 @@ import {
 
 /** api.md 4.1 request body. Without `workflowId` the global preferences change. */
 export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
-  channels: ChannelPreferenceSchema.optional(),
-  workflowId: IdentifierSchema.optional(),
-  schedule: ScheduleSchema.optional(),
+  channels: z.optional(ChannelPreferenceSchema),
+  workflowId: z.optional(IdentifierSchema),
+  schedule: z.optional(ScheduleSchema),
 })
 export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
 
@@ -22,32 +22,32 @@ export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template'
 
 /** api.md 2.3, `workflows[]`. */
 export const WorkflowPreferenceSchema = z.looseObject({
-  enabled: z.boolean().optional(),
-  channels: ChannelPreferenceResultSchema.optional(),
-  overrides: z
-    .array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema }))
-    .optional(),
-  workflow: z
-    .looseObject({
-      slug: z.string().optional(),
-      identifier: z.string().optional(),
-      name: z.string().optional(),
-      updatedAt: z.string().optional(),
-    })
-    .optional(),
+  enabled: z.optional(z.boolean()),
+  channels: z.optional(ChannelPreferenceResultSchema),
+  overrides: z.optional(
+    z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
+  ),
+  workflow: z.optional(
+    z.looseObject({
+      slug: z.optional(z.string()),
+      identifier: z.optional(z.string()),
+      name: z.optional(z.string()),
+      updatedAt: z.optional(z.string()),
+    }),
+  ),
 })
 export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
 
 /** api.md 2.3, the preferences response (v2). */
 export const PreferencesSchema = z.looseObject({
-  global: z
-    .looseObject({
-      enabled: z.boolean().optional(),
-      channels: ChannelPreferenceResultSchema.optional(),
-      schedule: ScheduleResultSchema.optional(),
-    })
-    .optional(),
-  workflows: z.array(WorkflowPreferenceSchema).optional(),
+  global: z.optional(
+    z.looseObject({
+      enabled: z.optional(z.boolean()),
+      channels: z.optional(ChannelPreferenceResultSchema),
+      schedule: z.optional(ScheduleResultSchema),
+    }),
+  ),
+  workflows: z.optional(z.array(WorkflowPreferenceSchema)),
 })
 export type Preferences = z.infer<typeof PreferencesSchema>
 
@@ -56,7 +56,7 @@ export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 /** api.md 4.2 request body. Unlike response enums, `markAs` is closed: a typo must not be sent. */
 export const MarkAllMessagesRequestSchema = z.strictObject({
   markAs: z.enum(MARK_AS_VALUES),
-  feedIdentifier: z.union([IdentifierSchema, z.array(IdentifierSchema).min(1)]).optional(),
+  feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
 })
 export type MarkAllMessagesRequest = z.infer<typeof MarkAllMessagesRequestSchema>
 

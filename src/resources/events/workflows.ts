@@ -1,5 +1,7 @@
 import type { z } from 'zod'
+import { type core, superRefine } from 'zod/mini'
 import type { Operation } from '../../internal/operation.js'
+import { PARSE_PARAMS } from '../../internal/parse-params.js'
 import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
 import type { JsonObject } from '../../schemas/shared.js'
 
@@ -54,13 +56,13 @@ export function withPayloadCheck<Body, Result>(
 ): Operation<Body, Result> {
   const body = operation.body
   if (!body) return operation
-  const checked = body.superRefine((value, context) => {
+  const checkPayloads = (value: Body, context: core.$RefinementCtx<Body>) => {
     for (const { event, path } of eventsOf(value)) {
       const schema = Object.hasOwn(schemas, event.name) ? schemas[event.name] : undefined
       if (!schema) continue
       let result: ReturnType<z.ZodType['safeParse']>
       try {
-        result = schema.safeParse(event.payload)
+        result = schema.safeParse(event.payload, PARSE_PARAMS)
       } catch (error) {
         // An async refinement, or a refinement that throws: still a refusal, not a crash.
         context.addIssue({
@@ -79,6 +81,7 @@ export function withPayloadCheck<Body, Result>(
         })
       }
     }
-  })
+  }
+  const checked = body.check(superRefine(checkPayloads))
   return { ...operation, body: checked }
 }

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini'
+import { nullishString, optionalString, optionalStringArray } from './fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+/** Shared by every optional object field of this module's tables (see fields.ts). */
+const optionalJsonObject = z.optional(JsonObjectSchema)
 
 /** Providers seen for chat and push channels (server-notes.md); open. */
 export const ProviderIdSchema = openEnum([
@@ -17,11 +21,11 @@ export const ProviderIdSchema = openEnum([
 /** api.md 2.4, channel settings entry. */
 export const ChannelSettingsSchema = z.strictObject({
   providerId: ProviderIdSchema,
-  integrationIdentifier: z.optional(z.string()),
+  integrationIdentifier: optionalString,
   credentials: z.optional(
     z.strictObject({
-      webhookUrl: z.optional(z.string()),
-      deviceTokens: z.optional(z.array(z.string())),
+      webhookUrl: optionalString,
+      deviceTokens: optionalStringArray,
     }),
   ),
 })
@@ -30,14 +34,14 @@ export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 /** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
 export const SubscriberSchema = z.strictObject({
   subscriberId: IdentifierSchema,
-  email: z.nullish(z.string()),
-  firstName: z.nullish(z.string()),
-  lastName: z.nullish(z.string()),
-  phone: z.nullish(z.string()),
-  avatar: z.nullish(z.string()),
-  locale: z.nullish(z.string()),
-  timezone: z.nullish(z.string()),
-  data: z.optional(JsonObjectSchema),
+  email: nullishString,
+  firstName: nullishString,
+  lastName: nullishString,
+  phone: nullishString,
+  avatar: nullishString,
+  locale: nullishString,
+  timezone: nullishString,
+  data: optionalJsonObject,
   channels: z.optional(z.array(ChannelSettingsSchema)),
 })
 export type Subscriber = z.infer<typeof SubscriberSchema>
@@ -69,9 +73,9 @@ export type Actor = z.infer<typeof ActorSchema>
 export const TenantSchema = z.union([
   IdentifierSchema,
   z.strictObject({
-    identifier: z.optional(z.string()),
-    name: z.optional(z.string()),
-    data: z.optional(JsonObjectSchema),
+    identifier: optionalString,
+    name: optionalString,
+    data: optionalJsonObject,
   }),
 ])
 export type Tenant = z.infer<typeof TenantSchema>
@@ -83,7 +87,7 @@ export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 export const TriggerEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
-  payload: z.optional(JsonObjectSchema),
+  payload: optionalJsonObject,
   overrides: z.optional(OverridesSchema),
   transactionId: z.optional(IdentifierSchema),
   actor: z.optional(ActorSchema),
@@ -127,8 +131,8 @@ export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 export const TriggerResultSchema = z.looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
-  error: z.optional(z.array(z.string())),
-  transactionId: z.optional(z.string()),
+  error: optionalStringArray,
+  transactionId: optionalString,
 })
 export type TriggerResult = z.infer<typeof TriggerResultSchema>
 

@@ -1,5 +1,15 @@
 import * as z from 'zod/mini'
+import {
+  nullishString,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  optionalStringArray,
+} from './fields.js'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+/** Shared by every optional object field of this module's tables (see fields.ts). */
+const optionalJsonObject = z.optional(JsonObjectSchema)
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless server-notes.md says they are always there.
@@ -37,14 +47,14 @@ export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
 /** api.md 2.6, filter object. */
 export const FilterSchema = z.looseObject({
-  isNegated: z.optional(z.boolean()),
+  isNegated: optionalBoolean,
   type: z.optional(openEnum(['BOOLEAN'])),
   value: z.optional(openEnum(['AND', 'OR'])),
   children: z.optional(
     z.array(
       z.looseObject({
-        field: z.optional(z.string()),
-        value: z.optional(z.string()),
+        field: optionalString,
+        value: optionalString,
         operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
         on: z.optional(openEnum(['subscriber', 'payload'])),
       }),
@@ -55,20 +65,20 @@ export type Filter = z.infer<typeof FilterSchema>
 
 /** api.md 2.6, step object; `variants` holds steps of the same shape. */
 export const StepSchema = z.looseObject({
-  _id: z.optional(z.string()),
-  active: z.optional(z.boolean()),
-  replyCallback: z.optional(JsonObjectSchema),
-  controlVariables: z.optional(JsonObjectSchema),
-  metadata: z.optional(JsonObjectSchema),
-  issues: z.optional(JsonObjectSchema),
+  _id: optionalString,
+  active: optionalBoolean,
+  replyCallback: optionalJsonObject,
+  controlVariables: optionalJsonObject,
+  metadata: optionalJsonObject,
+  issues: optionalJsonObject,
   filters: z.optional(z.array(FilterSchema)),
-  template: z.optional(JsonObjectSchema),
+  template: optionalJsonObject,
   get variants(): z.ZodMiniOptional<z.ZodMiniArray<typeof StepSchema>> {
     return z.optional(z.array(StepSchema))
   },
-  _templateId: z.optional(z.string()),
-  name: z.optional(z.string()),
-  _parentId: z.nullish(z.string()),
+  _templateId: optionalString,
+  name: optionalString,
+  _parentId: nullishString,
 })
 export type Step = z.infer<typeof StepSchema>
 
@@ -76,71 +86,71 @@ export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days',
 
 /** api.md 2.6, timed digest object. */
 export const TimedDigestSchema = z.looseObject({
-  atTime: z.optional(z.string()),
-  weekDays: z.optional(z.array(z.string())),
+  atTime: optionalString,
+  weekDays: optionalStringArray,
   monthDays: z.optional(z.array(z.number())),
-  ordinal: z.optional(z.string()),
-  ordinalValue: z.optional(z.string()),
+  ordinal: optionalString,
+  ordinalValue: optionalString,
   monthlyType: z.optional(openEnum(['each', 'on'])),
-  cronExpression: z.optional(z.string()),
+  cronExpression: optionalString,
 })
 export type TimedDigest = z.infer<typeof TimedDigestSchema>
 
 /** api.md 2.6, digest object. */
 export const DigestSchema = z.looseObject({
-  digestKey: z.optional(z.string()),
-  amount: z.optional(z.number()),
+  digestKey: optionalString,
+  amount: optionalNumber,
   unit: z.optional(DigestUnitSchema),
   type: z.optional(openEnum(['regular', 'backoff', 'timed'])),
   events: z.optional(z.array(JsonObjectSchema)),
-  backoff: z.optional(z.boolean()),
-  backoffAmount: z.optional(z.number()),
+  backoff: optionalBoolean,
+  backoffAmount: optionalNumber,
   backoffUnit: z.optional(DigestUnitSchema),
-  updateMode: z.optional(z.boolean()),
+  updateMode: optionalBoolean,
   timed: z.optional(TimedDigestSchema),
 })
 export type Digest = z.infer<typeof DigestSchema>
 
 /** api.md 2.6, execution detail. */
 export const ExecutionDetailSchema = z.looseObject({
-  _id: z.optional(z.string()),
-  createdAt: z.optional(z.string()),
+  _id: optionalString,
+  createdAt: optionalString,
   status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
-  detail: z.optional(z.string()),
-  isRetry: z.optional(z.boolean()),
-  isTest: z.optional(z.boolean()),
-  providerId: z.optional(z.string()),
-  raw: z.nullish(z.string()),
+  detail: optionalString,
+  isRetry: optionalBoolean,
+  isTest: optionalBoolean,
+  providerId: optionalString,
+  raw: nullishString,
   source: z.optional(openEnum(['Credentials', 'Internal', 'Payload', 'Webhook'])),
 })
 export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
 
 /** api.md 2.6, job object. */
 export const JobSchema = z.looseObject({
-  _id: z.optional(z.string()),
+  _id: optionalString,
   type: z.optional(StepTypeSchema),
   digest: z.optional(DigestSchema),
   executionDetails: z.optional(z.array(ExecutionDetailSchema)),
   step: z.optional(StepSchema),
-  overrides: z.optional(JsonObjectSchema),
-  payload: z.optional(JsonObjectSchema),
-  providerId: z.optional(z.string()),
+  overrides: optionalJsonObject,
+  payload: optionalJsonObject,
+  providerId: optionalString,
   status: z.optional(JobStatusSchema),
-  updatedAt: z.optional(z.string()),
+  updatedAt: optionalString,
   scheduleExtensionsCount: z.optional(z.number().check(z.int())),
 })
 export type Job = z.infer<typeof JobSchema>
 
 /** api.md 2.6, `template`. */
 export const NotificationTemplateSchema = z.looseObject({
-  _id: z.optional(z.string()),
-  name: z.optional(z.string()),
+  _id: optionalString,
+  name: optionalString,
   origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
   triggers: z.optional(
     z.array(
       z.looseObject({
         type: z.optional(openEnum(['event'])),
-        identifier: z.optional(z.string()),
+        identifier: optionalString,
         variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
         subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
       }),
@@ -156,31 +166,29 @@ export const NotificationSchema = z.looseObject({
   _organizationId: z.string(),
   _subscriberId: z.string(),
   transactionId: z.string(),
-  _templateId: z.optional(z.string()),
-  _digestedNotificationId: z.nullish(z.string()),
-  createdAt: z.optional(z.string()),
-  updatedAt: z.optional(z.string()),
+  _templateId: optionalString,
+  _digestedNotificationId: nullishString,
+  createdAt: optionalString,
+  updatedAt: optionalString,
   channels: z.optional(z.array(ChannelNameSchema)),
   subscriber: z.optional(
     z.looseObject({
-      _id: z.optional(z.string()),
-      subscriberId: z.optional(z.string()),
-      firstName: z.nullish(z.string()),
-      lastName: z.nullish(z.string()),
-      email: z.nullish(z.string()),
-      phone: z.nullish(z.string()),
+      _id: optionalString,
+      subscriberId: optionalString,
+      firstName: nullishString,
+      lastName: nullishString,
+      email: nullishString,
+      phone: nullishString,
     }),
   ),
   template: z.optional(NotificationTemplateSchema),
   jobs: z.optional(z.array(JobSchema)),
-  payload: z.optional(JsonObjectSchema),
-  tags: z.optional(z.array(z.string())),
-  controls: z.optional(JsonObjectSchema),
+  payload: optionalJsonObject,
+  tags: optionalStringArray,
+  controls: optionalJsonObject,
   to: z.optional(z.unknown()),
-  topics: z.optional(
-    z.array(z.looseObject({ _topicId: z.optional(z.string()), topicKey: z.optional(z.string()) })),
-  ),
+  topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
   severity: z.optional(SeveritySchema),
-  critical: z.optional(z.boolean()),
+  critical: optionalBoolean,
 })
 export type Notification = z.infer<typeof NotificationSchema>

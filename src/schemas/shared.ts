@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { optionalBoolean, optionalString } from './fields.js'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
@@ -37,11 +38,11 @@ export type ChannelName = z.infer<typeof ChannelNameSchema>
 
 /** api.md 2.1, channel preference object. */
 const channelPreferenceShape = {
-  email: z.optional(z.boolean()),
-  sms: z.optional(z.boolean()),
-  in_app: z.optional(z.boolean()),
-  push: z.optional(z.boolean()),
-  chat: z.optional(z.boolean()),
+  email: optionalBoolean,
+  sms: optionalBoolean,
+  in_app: optionalBoolean,
+  push: optionalBoolean,
+  chat: optionalBoolean,
 }
 
 /** api.md 2.1 as sent: per-channel on/off switches; an unknown channel is refused before sending. */
@@ -94,15 +95,13 @@ export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** api.md 2.2 as received: the same fields, unknown keys kept, times not re-checked. */
 export const ScheduleResultSchema = z.looseObject({
-  isEnabled: z.optional(z.boolean()),
+  isEnabled: optionalBoolean,
   weeklySchedule: z.optional(
     z.record(
       z.string(),
       z.looseObject({
-        isEnabled: z.optional(z.boolean()),
-        hours: z.optional(
-          z.array(z.looseObject({ start: z.optional(z.string()), end: z.optional(z.string()) })),
-        ),
+        isEnabled: optionalBoolean,
+        hours: z.optional(z.array(z.looseObject({ start: optionalString, end: optionalString }))),
       }),
     ),
   ),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { optionalBoolean, optionalString } from './fields.js'
 import {
   ChannelNameSchema,
   ChannelPreferenceResultSchema,
@@ -22,17 +23,17 @@ export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template'
 
 /** api.md 2.3, `workflows[]`. */
 export const WorkflowPreferenceSchema = z.looseObject({
-  enabled: z.optional(z.boolean()),
+  enabled: optionalBoolean,
   channels: z.optional(ChannelPreferenceResultSchema),
   overrides: z.optional(
     z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
   ),
   workflow: z.optional(
     z.looseObject({
-      slug: z.optional(z.string()),
-      identifier: z.optional(z.string()),
-      name: z.optional(z.string()),
-      updatedAt: z.optional(z.string()),
+      slug: optionalString,
+      identifier: optionalString,
+      name: optionalString,
+      updatedAt: optionalString,
     }),
   ),
 })
@@ -42,7 +43,7 @@ export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
 export const PreferencesSchema = z.looseObject({
   global: z.optional(
     z.looseObject({
-      enabled: z.optional(z.boolean()),
+      enabled: optionalBoolean,
       channels: z.optional(ChannelPreferenceResultSchema),
       schedule: z.optional(ScheduleResultSchema),
     }),

@@ -11,7 +11,7 @@ import {
 } from '../core/options.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
-import { PARSE_PARAMS } from './parse-params.js'
+import { safeParse } from './safe-parse.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -108,10 +108,10 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const parsed = clientOptionsSchema.safeParse(
-    { ...options, logLevel: options.logLevel ?? environmentLogLevel },
-    PARSE_PARAMS,
-  )
+  const parsed = safeParse(clientOptionsSchema, {
+    ...options,
+    logLevel: options.logLevel ?? environmentLogLevel,
+  })
   if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
   const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
   return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }
@@ -139,13 +139,13 @@ const bulkOptionsSchema = z.extend(callOptionsSchema, {
  * `idempotencyKey` are checked as the request is built (headers.ts).
  */
 export function checkCallOptions(options: RequestOptions): void {
-  const parsed = callOptionsSchema.safeParse(options, PARSE_PARAMS)
+  const parsed = safeParse(callOptionsSchema, options)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 
 /** `checkCallOptions`, and the bulk sender's `concurrency`. */
 export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
-  const parsed = bulkOptionsSchema.safeParse(options, PARSE_PARAMS)
+  const parsed = safeParse(bulkOptionsSchema, options)
   if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
 }
 

@@ -5,7 +5,7 @@ import { excerpt } from './excerpt.js'
 import { formatIssues, issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import type { Operation } from './operation.js'
-import { PARSE_PARAMS } from './parse-params.js'
+import { safeParse } from './safe-parse.js'
 import type { WireResponse } from './transport/types.js'
 
 /**
@@ -86,7 +86,7 @@ export class ResponseReader {
   ): Result {
     let parsed: ReturnType<ZodMiniType<Result>['safeParse']>
     try {
-      parsed = operation.result.safeParse(data, PARSE_PARAMS)
+      parsed = safeParse(operation.result, data)
     } catch (error) {
       // A response deep enough to exhaust the stack is not data anyone can use.
       throw new ResponseValidationError(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { nullishString, optionalString, optionalStringArray } from './fields.js'
+import { looseObject, nullishString, optionalString, optionalStringArray, strictObject } from './fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Shared by every optional object field of this module's tables (see fields.ts). */
@@ -19,11 +19,11 @@ export const ProviderIdSchema = openEnum([
 ])
 
 /** api.md 2.4, channel settings entry. */
-export const ChannelSettingsSchema = z.strictObject({
+export const ChannelSettingsSchema = strictObject({
   providerId: ProviderIdSchema,
   integrationIdentifier: optionalString,
   credentials: z.optional(
-    z.strictObject({
+    strictObject({
       webhookUrl: optionalString,
       deviceTokens: optionalStringArray,
     }),
@@ -32,7 +32,7 @@ export const ChannelSettingsSchema = z.strictObject({
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
 /** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
-export const SubscriberSchema = z.strictObject({
+export const SubscriberSchema = strictObject({
   subscriberId: IdentifierSchema,
   email: nullishString,
   firstName: nullishString,
@@ -47,7 +47,7 @@ export const SubscriberSchema = z.strictObject({
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient (server-notes.md). */
-export const TopicRecipientSchema = z.strictObject({
+export const TopicRecipientSchema = strictObject({
   type: z.literal('Topic'),
   topicKey: IdentifierSchema,
   exclude: z.optional(z.array(IdentifierSchema)),
@@ -72,7 +72,7 @@ export type Actor = z.infer<typeof ActorSchema>
 /** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
 export const TenantSchema = z.union([
   IdentifierSchema,
-  z.strictObject({
+  strictObject({
     identifier: optionalString,
     name: optionalString,
     data: optionalJsonObject,
@@ -84,7 +84,7 @@ export type Tenant = z.infer<typeof TenantSchema>
 export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 
 /** api.md 4.3 request body. */
-export const TriggerEventRequestSchema = z.strictObject({
+export const TriggerEventRequestSchema = strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
   payload: optionalJsonObject,
@@ -99,13 +99,13 @@ export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
 /** server-notes.md, bulk trigger body: 1 to 100 events. */
-export const BulkTriggerEventRequestSchema = z.strictObject({
+export const BulkTriggerEventRequestSchema = strictObject({
   events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
 /** server-notes.md, broadcast body: like a trigger without `to`, and `payload` required. */
-export const BroadcastEventRequestSchema = z.strictObject({
+export const BroadcastEventRequestSchema = strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
   overrides: z.optional(OverridesSchema),
@@ -128,7 +128,7 @@ export const TriggerStatusSchema = openEnum([
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
 /** api.md 2.5, trigger result. Extra fields (`activityFeedLink`, `jobData`) are kept. */
-export const TriggerResultSchema = z.looseObject({
+export const TriggerResultSchema = looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
   error: optionalStringArray,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import {
+  looseObject,
   nullishString,
   optionalBoolean,
   optionalNumber,
@@ -46,13 +47,13 @@ export type JobStatus = z.infer<typeof JobStatusSchema>
 export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
 /** api.md 2.6, filter object. */
-export const FilterSchema = z.looseObject({
+export const FilterSchema = looseObject({
   isNegated: optionalBoolean,
   type: z.optional(openEnum(['BOOLEAN'])),
   value: z.optional(openEnum(['AND', 'OR'])),
   children: z.optional(
     z.array(
-      z.looseObject({
+      looseObject({
         field: optionalString,
         value: optionalString,
         operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
@@ -64,7 +65,7 @@ export const FilterSchema = z.looseObject({
 export type Filter = z.infer<typeof FilterSchema>
 
 /** api.md 2.6, step object; `variants` holds steps of the same shape. */
-export const StepSchema = z.looseObject({
+export const StepSchema = looseObject({
   _id: optionalString,
   active: optionalBoolean,
   replyCallback: optionalJsonObject,
@@ -85,7 +86,7 @@ export type Step = z.infer<typeof StepSchema>
 export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
 
 /** api.md 2.6, timed digest object. */
-export const TimedDigestSchema = z.looseObject({
+export const TimedDigestSchema = looseObject({
   atTime: optionalString,
   weekDays: optionalStringArray,
   monthDays: z.optional(z.array(z.number())),
@@ -97,7 +98,7 @@ export const TimedDigestSchema = z.looseObject({
 export type TimedDigest = z.infer<typeof TimedDigestSchema>
 
 /** api.md 2.6, digest object. */
-export const DigestSchema = z.looseObject({
+export const DigestSchema = looseObject({
   digestKey: optionalString,
   amount: optionalNumber,
   unit: z.optional(DigestUnitSchema),
@@ -112,7 +113,7 @@ export const DigestSchema = z.looseObject({
 export type Digest = z.infer<typeof DigestSchema>
 
 /** api.md 2.6, execution detail. */
-export const ExecutionDetailSchema = z.looseObject({
+export const ExecutionDetailSchema = looseObject({
   _id: optionalString,
   createdAt: optionalString,
   status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
@@ -126,7 +127,7 @@ export const ExecutionDetailSchema = z.looseObject({
 export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
 
 /** api.md 2.6, job object. */
-export const JobSchema = z.looseObject({
+export const JobSchema = looseObject({
   _id: optionalString,
   type: z.optional(StepTypeSchema),
   digest: z.optional(DigestSchema),
@@ -142,17 +143,17 @@ export const JobSchema = z.looseObject({
 export type Job = z.infer<typeof JobSchema>
 
 /** api.md 2.6, `template`. */
-export const NotificationTemplateSchema = z.looseObject({
+export const NotificationTemplateSchema = looseObject({
   _id: optionalString,
   name: optionalString,
   origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
   triggers: z.optional(
     z.array(
-      z.looseObject({
+      looseObject({
         type: z.optional(openEnum(['event'])),
         identifier: optionalString,
-        variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
-        subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
+        variables: z.optional(z.array(looseObject({ name: z.string() }))),
+        subscriberVariables: z.optional(z.array(looseObject({ name: z.string() }))),
       }),
     ),
   ),
@@ -160,7 +161,7 @@ export const NotificationTemplateSchema = z.looseObject({
 export type NotificationTemplate = z.infer<typeof NotificationTemplateSchema>
 
 /** api.md 2.6, the notification: the record of one trigger for one subscriber. */
-export const NotificationSchema = z.looseObject({
+export const NotificationSchema = looseObject({
   _id: z.string(),
   _environmentId: z.string(),
   _organizationId: z.string(),
@@ -172,7 +173,7 @@ export const NotificationSchema = z.looseObject({
   updatedAt: optionalString,
   channels: z.optional(z.array(ChannelNameSchema)),
   subscriber: z.optional(
-    z.looseObject({
+    looseObject({
       _id: optionalString,
       subscriberId: optionalString,
       firstName: nullishString,
@@ -187,7 +188,7 @@ export const NotificationSchema = z.looseObject({
   tags: optionalStringArray,
   controls: optionalJsonObject,
   to: z.optional(z.unknown()),
-  topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
+  topics: z.optional(z.array(looseObject({ _topicId: optionalString, topicKey: optionalString }))),
   severity: z.optional(SeveritySchema),
   critical: optionalBoolean,
 })

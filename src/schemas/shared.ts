@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { optionalBoolean, optionalString } from './fields.js'
+import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
@@ -46,14 +46,14 @@ const channelPreferenceShape = {
 }
 
 /** api.md 2.1 as sent: per-channel on/off switches; an unknown channel is refused before sending. */
-export const ChannelPreferenceSchema = z.strictObject(channelPreferenceShape)
+export const ChannelPreferenceSchema = strictObject(channelPreferenceShape)
 export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
 
 /**
  * api.md 2.1 as received: the server returns only the channels the environment's workflows use, and
  * may return new ones, so every switch is optional and unknown keys are kept.
  */
-export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
+export const ChannelPreferenceResultSchema = looseObject(channelPreferenceShape)
 export type ChannelPreferenceResult = z.infer<typeof ChannelPreferenceResultSchema>
 
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock (api.md 2.2). */
@@ -64,18 +64,18 @@ export const ScheduleTimeSchema = z
   )
 
 /** api.md 2.2, one entry of `hours`. */
-export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
+export const TimeRangeSchema = strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
 export type TimeRange = z.infer<typeof TimeRangeSchema>
 
 /** api.md 2.2, a weekday entry. */
-export const DayScheduleSchema = z.strictObject({
+export const DayScheduleSchema = strictObject({
   isEnabled: z.boolean(),
   hours: z.optional(z.array(TimeRangeSchema)),
 })
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
 /** api.md 2.2, `weeklySchedule`: only the listed weekday keys. */
-export const WeeklyScheduleSchema = z.strictObject({
+export const WeeklyScheduleSchema = strictObject({
   monday: z.optional(DayScheduleSchema),
   tuesday: z.optional(DayScheduleSchema),
   wednesday: z.optional(DayScheduleSchema),
@@ -87,21 +87,21 @@ export const WeeklyScheduleSchema = z.strictObject({
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
 /** api.md 2.2, schedule object as sent. */
-export const ScheduleSchema = z.strictObject({
+export const ScheduleSchema = strictObject({
   isEnabled: z.boolean(),
   weeklySchedule: z.optional(WeeklyScheduleSchema),
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** api.md 2.2 as received: the same fields, unknown keys kept, times not re-checked. */
-export const ScheduleResultSchema = z.looseObject({
+export const ScheduleResultSchema = looseObject({
   isEnabled: optionalBoolean,
   weeklySchedule: z.optional(
     z.record(
       z.string(),
-      z.looseObject({
+      looseObject({
         isEnabled: optionalBoolean,
-        hours: z.optional(z.array(z.looseObject({ start: optionalString, end: optionalString }))),
+        hours: z.optional(z.array(looseObject({ start: optionalString, end: optionalString }))),
       }),
     ),
   ),

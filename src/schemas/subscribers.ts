@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { optionalBoolean, optionalString } from './fields.js'
+import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
 import {
   ChannelNameSchema,
   ChannelPreferenceResultSchema,
@@ -11,7 +11,7 @@ import {
 } from './shared.js'
 
 /** api.md 4.1 request body. Without `workflowId` the global preferences change. */
-export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
+export const UpdateSubscriberPreferencesRequestSchema = strictObject({
   channels: z.optional(ChannelPreferenceSchema),
   workflowId: z.optional(IdentifierSchema),
   schedule: z.optional(ScheduleSchema),
@@ -22,14 +22,14 @@ export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriber
 export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
 
 /** api.md 2.3, `workflows[]`. */
-export const WorkflowPreferenceSchema = z.looseObject({
+export const WorkflowPreferenceSchema = looseObject({
   enabled: optionalBoolean,
   channels: z.optional(ChannelPreferenceResultSchema),
   overrides: z.optional(
-    z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
+    z.array(looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
   ),
   workflow: z.optional(
-    z.looseObject({
+    looseObject({
       slug: optionalString,
       identifier: optionalString,
       name: optionalString,
@@ -40,9 +40,9 @@ export const WorkflowPreferenceSchema = z.looseObject({
 export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
 
 /** api.md 2.3, the preferences response (v2). */
-export const PreferencesSchema = z.looseObject({
+export const PreferencesSchema = looseObject({
   global: z.optional(
-    z.looseObject({
+    looseObject({
       enabled: optionalBoolean,
       channels: z.optional(ChannelPreferenceResultSchema),
       schedule: z.optional(ScheduleResultSchema),
@@ -55,7 +55,7 @@ export type Preferences = z.infer<typeof PreferencesSchema>
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
 /** api.md 4.2 request body. Unlike response enums, `markAs` is closed: a typo must not be sent. */
-export const MarkAllMessagesRequestSchema = z.strictObject({
+export const MarkAllMessagesRequestSchema = strictObject({
   markAs: z.enum(MARK_AS_VALUES),
   feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
 })

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { type core, superRefine } from 'zod/mini'
 import type { Operation } from '../../internal/operation.js'
-import { PARSE_PARAMS } from '../../internal/parse-params.js'
+import { safeParse } from '../../internal/safe-parse.js'
 import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
 import type { JsonObject } from '../../schemas/shared.js'
 
@@ -62,7 +62,7 @@ export function withPayloadCheck<Body, Result>(
       if (!schema) continue
       let result: ReturnType<z.ZodType['safeParse']>
       try {
-        result = schema.safeParse(event.payload, PARSE_PARAMS)
+        result = safeParse(schema, event.payload)
       } catch (error) {
         // An async refinement, or a refinement that throws: still a refusal, not a crash.
         context.addIssue({

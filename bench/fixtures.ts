@@ -1,5 +1,5 @@
-// The bodies the benchmark server answers with and the event the clients send. Shapes follow
-// api.md 2.5 and 2.6 and server-notes.md; the notification is sized like a real one (~20 KB).
+// The bodies the benchmark server answers with and the event the clients send. Shapes follow the
+// real server's trigger result and notification; the notification is sized like a real one (~20 KB).
 
 export const API_KEY = 'nk_bench_0123456789abcdef'
 /** As long as the SDK's own (`notifykit/<version> node/<version>`), for the baselines that send it too. */
@@ -13,7 +13,7 @@ export const TRIGGER_EVENT = {
   payload: { orderId: 'o-42', items: 3, total: 129.9, carrier: 'DHL' },
 }
 
-/** api.md 2.5: about 100 bytes once wrapped in `{ data }`. */
+/** A trigger result: about 100 bytes once wrapped in `{ data }`. */
 export const TRIGGER_RESULT = {
   acknowledged: true,
   status: 'processed',
@@ -145,7 +145,7 @@ function job(channel: string, index: number) {
   }
 }
 
-/** api.md 2.6: 3 jobs (step with variants and filters, timed digest, 3 execution details each). */
+/** A notification: 3 jobs (step with variants and filters, timed digest, 3 execution details each). */
 export const NOTIFICATION = {
   _id: NOTIFICATION_ID,
   _environmentId: '66f1c0ffee0123456789e000',

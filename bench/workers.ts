@@ -8,7 +8,7 @@ import { median, round } from './stats.js'
 const NOTIFYKIT_WORKER = `import { NotificationClient } from 'notifykit'
 export default {
   async fetch(request, env) {
-    const client = new NotificationClient({ apiKey: env.NOTIFY_KEY, baseUrl: env.NOTIFY_URL })
+    const client = new NotificationClient({ apiKey: env.NOTIFYKIT_API_KEY, baseUrl: env.NOTIFYKIT_BASE_URL })
     const result = await client.events.trigger({ name: 'order-shipped', to: 'user-1', payload: { orderId: 'o-42' } })
     return Response.json(result)
   },
@@ -17,7 +17,7 @@ export default {
 const OFFICIAL_SDK_WORKER = `import { Novu } from '@novu/api'
 export default {
   async fetch(request, env) {
-    const novu = new Novu({ secretKey: env.NOTIFY_KEY, serverURL: env.NOTIFY_URL })
+    const novu = new Novu({ secretKey: env.NOTIFYKIT_API_KEY, serverURL: env.NOTIFYKIT_BASE_URL })
     const result = await novu.trigger({ workflowId: 'order-shipped', to: 'user-1', payload: { orderId: 'o-42' } })
     return Response.json(result)
   },

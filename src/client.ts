@@ -1,11 +1,10 @@
-import type { z } from 'zod'
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
 import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
 import { LevelLogger } from './internal/logger.js'
-import { checkClientOptions } from './internal/option-schemas.js'
+import { checkClientOptionKeys, checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
@@ -14,6 +13,7 @@ import { RequestCore } from './internal/request.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
 import { Events } from './resources/events/index.js'
+import type { WorkflowSchemaMap } from './resources/events/operations.js'
 import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
 import { Notifications } from './resources/notifications.js'
 import { Subscribers } from './resources/subscribers.js'
@@ -29,7 +29,7 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
    * new NotificationClient({ workflows: { welcome: z.object({ firstName: z.string() }) } })
    * ```
    */
-  workflows?: WorkflowSchemas<W>
+  workflows?: WorkflowSchemas<W> | undefined
 }
 
 /** How the client reaches the network, shared by a client and every client `withOptions` derives from it. */
@@ -45,7 +45,10 @@ interface Connection {
  * ```ts
  * import { NotificationClient } from 'notifykit'
  *
- * const client = new NotificationClient({ apiKey: process.env.NOTIFY_KEY, baseUrl: 'https://api.example.com' })
+ * const client = new NotificationClient({
+ *   apiKey: process.env.NOTIFYKIT_API_KEY, // the default when apiKey is left out
+ *   baseUrl: 'https://api.example.com', // or NOTIFYKIT_BASE_URL
+ * })
  * await client.events.trigger({ name: 'welcome', to: 'user-1', payload: { firstName: 'Ada' } })
  * await client.close()
  * ```
@@ -103,7 +106,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
           : (limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)),
     })
     this.subscribers = new Subscribers(core)
-    this.events = new Events<W>(core, options.workflows as Readonly<Record<string, z.ZodType>> | undefined)
+    this.events = new Events<W>(core, options.workflows as WorkflowSchemaMap | undefined)
     this.notifications = new Notifications(core)
   }
 
@@ -181,6 +184,7 @@ interface Settings {
 }
 
 function resolveSettings(options: ClientOptions, env: (name: string) => string | undefined): Settings {
+  checkClientOptionKeys(options)
   const apiKey = options.apiKey ?? env('NOTIFYKIT_API_KEY')
   const baseUrl = options.baseUrl ?? env('NOTIFYKIT_BASE_URL')
   const missing = [

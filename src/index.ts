@@ -3,6 +3,7 @@ export { ApiPromise, type ResponseInfo, type WithResponse } from './core/api-pro
 export {
   AbortError,
   ApiError,
+  type ApiErrorCode,
   AuthenticationError,
   BadRequestError,
   type BulkChunkFailure,
@@ -24,7 +25,7 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js'
-export type { Logger, LogLevel } from './core/logger.js'
+export type { LogFields, Logger, LogLevel } from './core/logger.js'
 export type {
   ClientOptions,
   FetchFunction,
@@ -44,12 +45,18 @@ export type {
   TriggerStreamOptions,
 } from './resources/events/stream.js'
 export type {
+  BroadcastEventFields,
+  BroadcastEventOf,
   BroadcastEventParams,
+  TriggerEventFields,
+  TriggerEventOf,
   TriggerEventParams,
   WorkflowPayloads,
+  WorkflowPayloadsOf,
   WorkflowSchemas,
 } from './resources/events/workflows.js'
 export type { Notifications } from './resources/notifications.js'
 export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
 export * from './schemas/index.js'
+export type { KnownFields } from './schemas/known-fields.js'
 export { VERSION } from './version.js'

@@ -77,7 +77,7 @@ export function checkApiKey(apiKey: unknown): void {
   if (apiKey.trim() !== apiKey) throw new NotifyKitError('The API key starts or ends with a space')
 }
 
-/** server-notes.md: at most 255 characters; header-safe by construction. */
+/** The server's limit: at most 255 characters; header-safe by construction. */
 export function checkIdempotencyKey(key: unknown): string {
   if (typeof key !== 'string' || key === '') return fail('must be a non-empty string')
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH)

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { ZodMiniType } from 'zod/mini'
 import { type PathTemplate, pathTemplate } from './path.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
@@ -13,10 +13,10 @@ export interface Operation<Body, Result> {
   readonly method: HttpMethod
   readonly path: PathTemplate
   /** Strict schema of the JSON body; absent for operations without one. */
-  readonly body: z.ZodType<Body> | undefined
+  readonly body: ZodMiniType<Body> | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
-  readonly result: z.ZodType<Result>
-  /** Whether `200 {"data": null}` means the record does not exist (server-notes.md). */
+  readonly result: ZodMiniType<Result>
+  /** Whether `200 {"data": null}` means the record does not exist, as some server versions answer. */
   readonly nullIsNotFound: boolean
   /** Units the request takes from the server's `trigger` rate-limit bucket; 0 outside that bucket. */
   readonly rateLimitCost: number
@@ -26,8 +26,8 @@ interface OperationDefinition<Body, Result> {
   name: string
   method: HttpMethod
   path: string
-  body?: z.ZodType<Body>
-  result: z.ZodType<Result>
+  body?: ZodMiniType<Body>
+  result: ZodMiniType<Result>
   nullIsNotFound?: boolean
   rateLimitCost?: number
 }
@@ -46,7 +46,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
   }
 }
 
-/** POST and PATCH change state, so they carry an idempotency key (server-notes.md). */
+/** POST and PATCH change state, so they carry an idempotency key; the server ignores one elsewhere. */
 export function sendsIdempotencyKey(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PATCH'
 }

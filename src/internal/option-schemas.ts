@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { NotifyKitError, RequestValidationError, type ValidationIssue } from '../core/errors.js'
 import type { LogLevel } from '../core/logger.js'
 import {
@@ -9,8 +9,12 @@ import {
   type RequestOptions,
   type ResponseValidation,
 } from '../core/options.js'
+import type { BulkTriggerOptions } from '../resources/events/bulk.js'
+import type { TriggerStreamOptions } from '../resources/events/stream.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
+import { safeParse } from './safe-parse.js'
+import { isStandardSchema } from './standard-schema.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -20,12 +24,12 @@ const MAX_TIMER_MS = 2_147_483_647
 
 /** A number in (0, max]; every way of breaking the rule gives the one `error`. */
 function positiveNumber(error: string, max = Number.MAX_SAFE_INTEGER) {
-  return z.number({ error }).positive({ error }).max(max, { error })
+  return z.number({ error }).check(z.positive({ error }), z.maximum(max, { error }))
 }
 
 /** A whole number ≥ min; every way of breaking the rule gives the one `error`, once. */
 function wholeNumber(error: string, min: number) {
-  return z.number({ error }).int({ error, abort: true }).min(min, { error })
+  return z.number({ error }).check(z.int({ error, abort: true }), z.minimum(min, { error }))
 }
 
 const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS.join(', ')}`
@@ -36,19 +40,20 @@ const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS
  */
 const workflowSchemas = z
   .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
-    error: 'The workflows option must map workflow names to zod schemas',
+    error: 'The workflows option must map workflow names to payload schemas',
   })
-  .superRefine((workflows, context) => {
-    for (const [name, schema] of Object.entries(workflows)) {
-      if (schema === undefined || typeof (schema as { safeParse?: unknown } | null)?.safeParse === 'function')
-        continue
-      context.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `workflows[${JSON.stringify(name)}] must be a zod schema`,
-      })
-    }
-  })
+  .check(
+    z.superRefine((workflows, context) => {
+      for (const [name, schema] of Object.entries(workflows)) {
+        if (schema === undefined || isStandardSchema(schema)) continue
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
+        })
+      }
+    }),
+  )
 
 /**
  * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
@@ -56,27 +61,120 @@ const workflowSchemas = z
  * messages must never repeat a secret.
  */
 const clientOptionsSchema = z.object({
-  timeoutMs: positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS).default(
+  timeoutMs: z._default(
+    positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
     DEFAULT_TIMEOUT_MS,
   ),
-  maxRetries: wholeNumber('maxRetries must be a whole number ≥ 0', 0).default(DEFAULT_MAX_RETRIES),
-  maxResponseBytes: positiveNumber('maxResponseBytes must be a positive number').default(
+  maxRetries: z._default(wholeNumber('maxRetries must be a whole number ≥ 0', 0), DEFAULT_MAX_RETRIES),
+  maxResponseBytes: z._default(
+    positiveNumber('maxResponseBytes must be a positive number'),
     DEFAULT_MAX_RESPONSE_BYTES,
   ),
   // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
-  logLevel: z
-    .string({ error: LOG_LEVEL_ERROR })
-    .transform((level) => level.toLowerCase() || 'warn')
-    .pipe(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }))
-    .default('warn'),
-  responseValidation: z
-    .enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' })
-    .default('lenient'),
-  fetch: z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }).optional(),
-  dangerouslyAllowBrowser: z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }).optional(),
-  workflows: workflowSchemas.optional(),
-  rateLimit: z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' }).optional(),
+  logLevel: z._default(
+    z.pipe(
+      z.pipe(
+        z.string({ error: LOG_LEVEL_ERROR }),
+        z.transform((level: string) => level.toLowerCase() || 'warn'),
+      ),
+      z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
+    ),
+    'warn',
+  ),
+  responseValidation: z._default(
+    z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
+    'lenient',
+  ),
+  fetch: z.optional(z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' })),
+  dangerouslyAllowBrowser: z.optional(z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' })),
+  workflows: z.optional(workflowSchemas),
+  rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
 })
+
+/**
+ * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
+ * ignored. Listed as a record of every key: adding an option without listing it does not compile.
+ */
+const CLIENT_OPTION_KEYS = Object.keys({
+  apiKey: 0,
+  baseUrl: 0,
+  timeoutMs: 0,
+  maxRetries: 0,
+  dispatcher: 0,
+  fetch: 0,
+  dangerouslyAllowBrowser: 0,
+  defaultHeaders: 0,
+  responseValidation: 0,
+  logger: 0,
+  logLevel: 0,
+  logBodies: 0,
+  allowInsecureHttp: 0,
+  maxResponseBytes: 0,
+  workflows: 0,
+  rateLimit: 0,
+} satisfies Record<keyof ClientOptions | 'workflows', 0>)
+
+const CALL_OPTIONS = {
+  idempotencyKey: 0,
+  signal: 0,
+  timeoutMs: 0,
+  deadlineMs: 0,
+  maxRetries: 0,
+  headers: 0,
+} satisfies Record<keyof RequestOptions, 0>
+const CALL_OPTION_KEYS = Object.keys(CALL_OPTIONS)
+const BULK_OPTION_KEYS = Object.keys({
+  ...CALL_OPTIONS,
+  concurrency: 0,
+  onProgress: 0,
+} satisfies Record<keyof BulkTriggerOptions, 0>)
+const STREAM_OPTION_KEYS = Object.keys({
+  ...CALL_OPTIONS,
+  concurrency: 0,
+  startAtChunk: 0,
+} satisfies Record<keyof TriggerStreamOptions, 0>)
+
+/** A key of `options` that is no option is refused, naming the option probably meant. */
+function unknownOptions(options: object, known: readonly string[]): ValidationIssue[] {
+  return Object.keys(options)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
+}
+
+/** What was probably meant by `key`, if anything close is an option. */
+function suggestion(key: string, known: readonly string[]): string {
+  const meant = closest(key, known)
+  return meant ? `; did you mean \`${meant}\`?` : ''
+}
+
+/**
+ * The option `name` stands for, if one does: compared by their consonants, case, separators and
+ * doubled letters aside, one within the other: `timeOutMs`, `timoutMs` → `timeoutMs`;
+ * `idempotency_key` → `idempotencyKey`; `retries` → `maxRetries`; `concurency` → `concurrency`.
+ */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  const typed = skeleton(name)
+  return candidates.find((candidate) => {
+    const known = skeleton(candidate)
+    return typed.length > 1 && (known.includes(typed) || typed.includes(known))
+  })
+}
+
+function skeleton(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[-_aeiou]/g, '')
+    .replace(/(.)\1/g, '$1')
+}
+
+/**
+ * Refuses a key that is no client option, naming the closest one; before any other check, so that
+ * `apikey` is reported as a misspelt `apiKey`, not as a missing key.
+ */
+export function checkClientOptionKeys(options: object): void {
+  const [unknown] = unknownOptions(options, CLIENT_OPTION_KEYS)
+  if (unknown) throw new NotifyKitError(`NotificationClient option ${unknown.path[0]}: ${unknown.message}`)
+}
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
 interface CheckedClientOptions {
@@ -95,7 +193,7 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const parsed = clientOptionsSchema.safeParse({
+  const parsed = safeParse(clientOptionsSchema, {
     ...options,
     logLevel: options.logLevel ?? environmentLogLevel,
   })
@@ -112,15 +210,17 @@ const milliseconds = positiveNumber(
 )
 
 const callOptionsSchema = z.object({
-  maxRetries: wholeNumber('must be a whole number ≥ 0', 0).optional(),
-  timeoutMs: milliseconds.optional(),
-  deadlineMs: milliseconds.optional(),
+  maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
+  timeoutMs: z.optional(milliseconds),
+  deadlineMs: z.optional(milliseconds),
 })
 
-// One schema for triggerBulk and triggerStream: triggerBulk's type has no `startAtChunk`.
-const bulkOptionsSchema = callOptionsSchema.extend({
-  concurrency: wholeNumber('Must be a whole number of at least 1', 1).optional(),
-  startAtChunk: wholeNumber('Must be a whole number ≥ 0', 0).optional(),
+const bulkOptionsSchema = z.extend(callOptionsSchema, {
+  concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
+})
+
+const streamOptionsSchema = z.extend(bulkOptionsSchema, {
+  startAtChunk: z.optional(wholeNumber('Must be a whole number ≥ 0', 0)),
 })
 
 /**
@@ -128,16 +228,25 @@ const bulkOptionsSchema = callOptionsSchema.extend({
  * `idempotencyKey` are checked as the request is built (headers.ts).
  */
 export function checkCallOptions(options: RequestOptions): void {
-  const parsed = callOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+  refuseInvalid(options, callOptionsSchema, CALL_OPTION_KEYS)
 }
 
-/** `checkCallOptions`, and the bulk senders' `concurrency` and `startAtChunk`. */
-export function checkBulkOptions(
-  options: RequestOptions & { concurrency?: number; startAtChunk?: number },
-): void {
-  const parsed = bulkOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+/** `checkCallOptions`, and the bulk sender's own options. */
+export function checkBulkOptions(options: BulkTriggerOptions): void {
+  refuseInvalid(options, bulkOptionsSchema, BULK_OPTION_KEYS)
+}
+
+/** `checkCallOptions`, and the stream's own options: `concurrency` and `startAtChunk`. */
+export function checkStreamOptions(options: TriggerStreamOptions): void {
+  refuseInvalid(options, streamOptionsSchema, STREAM_OPTION_KEYS)
+}
+
+function refuseInvalid(options: object, schema: z.ZodMiniType, known: readonly string[]): void {
+  const parsed = safeParse(schema, options)
+  const issues = parsed.success ? [] : issuesOf(parsed.error)
+  // A non-object is the schema's to report; its characters are no options.
+  if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
+  if (issues.length > 0) throw invalidRequestOptions(issues)
 }
 
 /** The refusal of a call's options, whichever check found the problems. */

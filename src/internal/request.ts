@@ -3,8 +3,10 @@ import {
   type CallContext,
   ClientClosedError,
   NotifyKitError,
+  namingWorkflow,
   RequestValidationError,
   TimeoutError,
+  withCallContext,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
@@ -19,6 +21,7 @@ import type { RateLimiter } from './rate-limiter.js'
 import { apiErrorOf, ResponseReader } from './response.js'
 import { requestIdOf } from './response-headers.js'
 import { decideRetry } from './retry.js'
+import { safeParse } from './safe-parse.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
@@ -129,7 +132,7 @@ export class RequestCore {
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      throw callError(error, operation, call)
+      throw callError(namingWorkflow(error, input.body), operation, call)
     }
   }
 
@@ -138,7 +141,7 @@ export class RequestCore {
     const path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
     let body: string | undefined
     if (operation.body) {
-      const parsed = operation.body.safeParse(input.body)
+      const parsed = safeParse(operation.body, input.body)
       if (!parsed.success)
         throw new RequestValidationError(issuesOf(parsed.error), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
@@ -265,9 +268,12 @@ function callError(
   operation: Operation<unknown, unknown>,
   context: CallContext,
 ): NotifyKitError {
-  return error instanceof NotifyKitError
-    ? error.withContext(context)
-    : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(context)
+  return withCallContext(
+    error instanceof NotifyKitError
+      ? error
+      : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }),
+    context,
+  )
 }
 
 /** A payload JSON cannot carry (a BigInt, a cycle) is the caller's to fix, like any other bad field. */

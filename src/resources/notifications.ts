@@ -21,7 +21,7 @@ export class Notifications {
   }
 
   /**
-   * Reads a notification (api.md 4.5). A missing one is a `NotFoundError`, also when the server
+   * Reads a notification with its jobs. A missing one is a `NotFoundError`, also when the server
    * answers `200 {"data": null}`.
    *
    * @example

@@ -38,7 +38,7 @@ export class SubscriberPreferences {
 
   /**
    * Updates the subscriber's global preferences, or one workflow's when `workflowId` is given, and
-   * returns all of the subscriber's preferences (api.md 4.1, 2.3).
+   * returns all of the subscriber's preferences: global, and one entry per workflow.
    *
    * @example
    * ```ts
@@ -67,7 +67,7 @@ export class SubscriberMessages {
 
   /**
    * Marks all the subscriber's messages (or those of the given feeds) as read, seen, unread or
-   * unseen, and resolves to how many changed (api.md 4.2; `0` when all already were).
+   * unseen, and resolves to how many in-app messages changed (`0` when all already were).
    *
    * @example
    * ```ts

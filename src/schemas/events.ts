@@ -1,7 +1,12 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import { looseObject, nullishString, optionalString, optionalStringArray, strictObject } from './fields.js'
+import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
-/** Providers seen for chat and push channels (server-notes.md); open. */
+/** Shared by every optional object field of this module's tables (see fields.ts). */
+const optionalJsonObject = z.optional(JsonObjectSchema)
+
+/** Providers of chat and push channels the server is known to use; open. */
 export const ProviderIdSchema = openEnum([
   'slack',
   'discord',
@@ -14,61 +19,76 @@ export const ProviderIdSchema = openEnum([
   'chat-webhook',
 ])
 
-/** api.md 2.4, channel settings entry. */
-export const ChannelSettingsSchema = z.strictObject({
+/** A subscriber's settings for one provider of a chat or push channel. */
+export const ChannelSettingsSchema = strictObject({
   providerId: ProviderIdSchema,
-  integrationIdentifier: z.string().optional(),
-  credentials: z
-    .strictObject({
-      webhookUrl: z.string().optional(),
-      deviceTokens: z.array(z.string()).optional(),
-    })
-    .optional(),
+  integrationIdentifier: optionalString,
+  credentials: z.optional(
+    strictObject({
+      webhookUrl: optionalString,
+      deviceTokens: optionalStringArray,
+    }),
+  ),
 })
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
-/** api.md 2.4, subscriber object; server-notes.md: only `subscriberId` is required, the rest may be null. */
-export const SubscriberSchema = z.strictObject({
+/** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
+export const SubscriberSchema = strictObject({
   subscriberId: IdentifierSchema,
-  email: z.string().nullish(),
-  firstName: z.string().nullish(),
-  lastName: z.string().nullish(),
-  phone: z.string().nullish(),
-  avatar: z.string().nullish(),
-  locale: z.string().nullish(),
-  timezone: z.string().nullish(),
-  data: JsonObjectSchema.optional(),
-  channels: z.array(ChannelSettingsSchema).optional(),
+  email: nullishString,
+  firstName: nullishString,
+  lastName: nullishString,
+  phone: nullishString,
+  avatar: nullishString,
+  locale: nullishString,
+  timezone: nullishString,
+  data: optionalJsonObject,
+  channels: z.optional(z.array(ChannelSettingsSchema)),
 })
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
-/** The topic form of a recipient (server-notes.md). */
-export const TopicRecipientSchema = z.strictObject({
-  type: z.literal('Topic'),
+/** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
+export const TopicRecipientSchema = strictObject({
+  type: z.literal('Topic', { error: "must be 'Topic'" }),
   topicKey: IdentifierSchema,
-  exclude: z.array(IdentifierSchema).optional(),
+  exclude: z.optional(z.array(IdentifierSchema)),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
+const RECIPIENT_SHAPES = "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }"
+
 /** One recipient: a subscriberId, a subscriber object or a topic. */
-export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema])
+export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
+  error: `must be ${RECIPIENT_SHAPES}`,
+})
 export type Recipient = z.infer<typeof RecipientSchema>
 
-/** `to` of a trigger: one recipient or up to 100 (server-notes.md). */
-export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
+/** `to` of a trigger: one recipient or up to 100, the server's limit. */
+export const RecipientsSchema = z.union(
+  [
+    RecipientSchema,
+    z.array(RecipientSchema).check(
+      z.minLength(1),
+      z.maxLength(100, {
+        error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}`,
+      }),
+    ),
+  ],
+  { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
+)
 export type Recipients = z.infer<typeof RecipientsSchema>
 
-/** `actor`: a subscriberId or a subscriber object (server-notes.md). */
+/** `actor`: a subscriberId or a subscriber object. */
 export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
 export type Actor = z.infer<typeof ActorSchema>
 
-/** `tenant`: an identifier or `{ identifier?, name?, data? }` (server-notes.md). */
+/** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
 export const TenantSchema = z.union([
   IdentifierSchema,
-  z.strictObject({
-    identifier: z.string().optional(),
-    name: z.string().optional(),
-    data: JsonObjectSchema.optional(),
+  strictObject({
+    identifier: optionalString,
+    name: optionalString,
+    data: optionalJsonObject,
   }),
 ])
 export type Tenant = z.infer<typeof TenantSchema>
@@ -76,39 +96,39 @@ export type Tenant = z.infer<typeof TenantSchema>
 /** Provider overrides keyed by provider identifier, each with provider-specific content. */
 export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 
-/** api.md 4.3 request body. */
-export const TriggerEventRequestSchema = z.strictObject({
+/** The body of a trigger. */
+export const TriggerEventRequestSchema = strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
-  payload: JsonObjectSchema.optional(),
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  payload: optionalJsonObject,
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 
-/** The server's limit of events in one bulk request (api.md §8). */
+/** The server's limit of events in one bulk request. */
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
-/** server-notes.md, bulk trigger body: 1 to 100 events. */
-export const BulkTriggerEventRequestSchema = z.strictObject({
-  events: z.array(TriggerEventRequestSchema).min(1).max(MAX_EVENTS_PER_BULK_REQUEST),
+/** The body of one bulk request: 1 to 100 events. */
+export const BulkTriggerEventRequestSchema = strictObject({
+  events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
-/** server-notes.md, broadcast body: like a trigger without `to`, and `payload` required. */
-export const BroadcastEventRequestSchema = z.strictObject({
+/** The body of a broadcast: like a trigger without `to`, and `payload` required. */
+export const BroadcastEventRequestSchema = strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
-/** Trigger statuses seen (server-notes.md); open. */
+/** Trigger statuses the server is known to send; open, since it adds new ones. */
 export const TriggerStatusSchema = openEnum([
   'processed',
   'error',
@@ -120,17 +140,21 @@ export const TriggerStatusSchema = openEnum([
 ])
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
-/** api.md 2.5, trigger result. Extra fields (`activityFeedLink`, `jobData`) are kept. */
-export const TriggerResultSchema = z.looseObject({
+/** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */
+export const TriggerResultSchema = looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
-  error: z.array(z.string()).optional(),
-  transactionId: z.string().optional(),
+  error: optionalStringArray,
+  transactionId: optionalString,
 })
-export type TriggerResult = z.infer<typeof TriggerResultSchema>
+/**
+ * The documented fields of a trigger result. Every other field the server sends is kept at runtime;
+ * reach it with `in`: `if ('activityFeedLink' in result) console.log(result.activityFeedLink)`.
+ */
+export type TriggerResult = KnownFields<z.infer<typeof TriggerResultSchema>>
 
-/** server-notes.md, bulk response: one result per event, in order. */
+/** The answer of one bulk request: one result per event, in order. */
 export const BulkTriggerResultSchema = z.array(TriggerResultSchema)
 
-/** api.md 4.4 response: `true` when something was cancelled, `false` when nothing cancellable was found. */
+/** The answer of a cancel: `true` when something was cancelled, `false` when nothing cancellable was. */
 export const CancelEventResultSchema = z.boolean()

@@ -1,8 +1,14 @@
 import type { WithResponse } from '../../core/api-promise.js'
-import { type BulkChunkFailure, BulkTriggerError, RequestValidationError } from '../../core/errors.js'
+import {
+  type BulkChunkFailure,
+  BulkTriggerError,
+  type NotifyKitError,
+  RequestValidationError,
+  withCallContext,
+} from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
-import { invalidRequestOptions } from '../../internal/option-schemas.js'
+import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { eventIssues } from './event-issues.js'
@@ -25,13 +31,13 @@ export interface BulkTriggerOptions extends RequestOptions {
    * 2: bulk calls cost 100 rate-limit units each.
    * @example `client.events.triggerBulk(events, { concurrency: 4 })`
    */
-  concurrency?: number
+  concurrency?: number | undefined
   /**
    * Called after each request of at most 100 events settles, in the order of the requests. An
    * exception thrown here is ignored.
    * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
    */
-  onProgress?: (progress: BulkProgress) => void
+  onProgress?: ((progress: BulkProgress) => void) | undefined
 }
 
 /**
@@ -47,8 +53,20 @@ export async function triggerInChunks(
   options: BulkTriggerOptions = {},
 ): Promise<WithResponse<TriggerResult[]>> {
   const { onProgress, ...sendOptions } = options
-  checkEvents(operations, events)
-  const baseKey = chunkKeyBase(options.idempotencyKey, Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST))
+  const { method } = operations.bulk
+  const path = operations.bulk.path.template
+  let baseKey: string
+  // Whatever would make the request core refuse every chunk alike fails here, before the first
+  // request: the events, the options and the key here, the headers as the chunks are read. A chunk
+  // the core still refuses is then a failed chunk like any other, and every event stays accounted for.
+  try {
+    checkEvents(operations, events)
+    checkBulkOptions(options)
+    baseKey = chunkKeyBase(options.idempotencyKey, Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST))
+  } catch (error) {
+    // Each check throws a RequestValidationError; nothing was sent, so no key is reported.
+    throw withCallContext(error as NotifyKitError, { method, path })
+  }
   const results: (TriggerResult | undefined)[] = events.map(() => undefined)
   const failures: BulkChunkFailure[] = []
   const progress: BulkProgress = { sent: 0, failed: 0, total: events.length }
@@ -74,11 +92,10 @@ export async function triggerInChunks(
     }
   }
 
-  const { method } = operations.bulk
   if (failures.length > 0 || !last) {
-    throw new BulkTriggerError(results, failures).withContext({
+    throw withCallContext(new BulkTriggerError(results, failures), {
       method,
-      path: operations.bulk.path.template,
+      path,
       idempotencyKey: baseKey,
       attempts,
     })

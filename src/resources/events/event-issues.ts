@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../../core/errors.js'
 import { issuesOf } from '../../internal/issues.js'
+import { safeParse } from '../../internal/safe-parse.js'
 import type { EventOperations } from './operations.js'
 
 /**
@@ -16,7 +17,7 @@ export function eventIssues(
   if (!schema) return []
   const issues: ValidationIssue[] = []
   events.forEach((event, offset) => {
-    const parsed = schema.safeParse(event)
+    const parsed = safeParse(schema, event)
     if (!parsed.success) issues.push(...issuesOf(parsed.error, [firstIndex + offset]))
   })
   return issues

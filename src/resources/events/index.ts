@@ -12,7 +12,7 @@ import {
   type WorkflowSchemaMap,
 } from './operations.js'
 import { type BulkChunkOutcome, streamChunks, type TriggerStreamOptions } from './stream.js'
-import type { BroadcastEventParams, TriggerEventParams, WorkflowPayloads } from './workflows.js'
+import type { CheckedBroadcast, CheckedTrigger, WorkflowPayloads } from './workflows.js'
 
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */
 export class Events<W extends object = WorkflowPayloads> {
@@ -38,8 +38,13 @@ export class Events<W extends object = WorkflowPayloads> {
    * )
    * console.log(result.transactionId)
    * ```
+   * @typeParam Name The workflow name as the compiler sees it, inferred: a wrong payload is then
+   * reported against that workflow's payload type alone.
    */
-  trigger(params: TriggerEventParams<W>, options?: RequestOptions): ApiPromise<TriggerResult> {
+  trigger<Name extends string>(
+    params: CheckedTrigger<W, Name>,
+    options?: RequestOptions,
+  ): ApiPromise<TriggerResult> {
     return this.#core.request(this.#operations.trigger, { body: params }, options)
   }
 
@@ -62,6 +67,9 @@ export class Events<W extends object = WorkflowPayloads> {
    * makes the call reject with `BulkTriggerError`, which says exactly which events to send again.
    * Any iterable or async iterable is read whole first, since every event is checked before the
    * first request and every result is returned; for sends too large to hold, use `triggerStream`.
+   * With a typed client, events built before the call need a type (`TriggerEventOf<typeof client,
+   * 'weekly-digest'>[]`, or the generator's yield type): without one, TypeScript widens each `name`
+   * to `string`.
    *
    * @example
    * ```ts
@@ -71,8 +79,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * )
    * ```
    */
-  triggerBulk(
-    events: EventIterable<TriggerEventParams<W>>,
+  triggerBulk<Name extends string>(
+    events: EventIterable<CheckedTrigger<W, Name>>,
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
     return new ApiPromise(
@@ -95,9 +103,11 @@ export class Events<W extends object = WorkflowPayloads> {
    *   else await saveProgress(outcome.chunkIndex)
    * }
    * ```
+   * @typeParam Name As for `triggerBulk`: a generator of a typed client's events declares their
+   * type (`AsyncGenerator<TriggerEventOf<typeof client, 'weekly-digest'>>`).
    */
-  triggerStream(
-    source: EventIterable<TriggerEventParams<W>>,
+  triggerStream<Name extends string>(
+    source: EventIterable<CheckedTrigger<W, Name>>,
     options?: TriggerStreamOptions,
   ): AsyncIterableIterator<BulkChunkOutcome> {
     return streamChunks(this.#core, this.#operations, source, options)
@@ -111,7 +121,10 @@ export class Events<W extends object = WorkflowPayloads> {
    * await client.events.broadcast({ name: 'maintenance', payload: { startsAt: '2026-12-01T22:00:00Z' } })
    * ```
    */
-  broadcast(params: BroadcastEventParams<W>, options?: RequestOptions): ApiPromise<TriggerResult> {
+  broadcast<Name extends string>(
+    params: CheckedBroadcast<W, Name>,
+    options?: RequestOptions,
+  ): ApiPromise<TriggerResult> {
     return this.#core.request(this.#operations.broadcast, { body: params }, options)
   }
 }

@@ -1,5 +1,5 @@
-import type { z } from 'zod'
 import { defineOperation, type Operation } from '../../internal/operation.js'
+import type { StandardSchemaV1 } from '../../internal/standard-schema.js'
 import {
   type BroadcastEventRequest,
   BroadcastEventRequestSchema,
@@ -48,8 +48,8 @@ const broadcastEvent = defineOperation({
   rateLimitCost: 100,
 })
 
-/** The `workflows` client option: payload schemas by workflow name. */
-export type WorkflowSchemaMap = Readonly<Record<string, z.ZodType | undefined>>
+/** The `workflows` client option: payload schemas (Standard Schema v1) by workflow name. */
+export type WorkflowSchemaMap = Readonly<Record<string, StandardSchemaV1 | undefined>>
 
 /** The operations that carry payloads, as this client checks them. @internal */
 export interface EventOperations {
@@ -79,9 +79,9 @@ export function checkedOperations(workflows: WorkflowSchemaMap): EventOperations
  * Copies the `workflows` option (checked with the other client options) at construction: a map
  * changed later by the caller does not change what this client checks.
  */
-function copySchemas(workflows: WorkflowSchemaMap): Readonly<Record<string, z.ZodType>> {
+function copySchemas(workflows: WorkflowSchemaMap): Readonly<Record<string, StandardSchemaV1>> {
   // fromEntries defines properties, so a workflow named `__proto__` stays a workflow.
   return Object.fromEntries(
-    Object.entries(workflows).filter((entry): entry is [string, z.ZodType] => entry[1] !== undefined),
+    Object.entries(workflows).filter((entry): entry is [string, StandardSchemaV1] => entry[1] !== undefined),
   )
 }

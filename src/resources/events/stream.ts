@@ -4,11 +4,12 @@ import {
   RequestValidationError,
   ResponseValidationError,
   type ValidationIssue,
+  withCallContext,
 } from '../../core/errors.js'
 import { callerAbortError } from '../../internal/abort.js'
 import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, normalizeHeaders } from '../../internal/headers.js'
-import { checkBulkOptions } from '../../internal/option-schemas.js'
+import { checkStreamOptions } from '../../internal/option-schemas.js'
 import type { RequestCore } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { BulkTriggerOptions } from './bulk.js'
@@ -25,7 +26,7 @@ export interface TriggerStreamOptions extends Omit<BulkTriggerOptions, 'onProgre
    * `idempotencyKey` and the same source. Default 0.
    * @example `client.events.triggerStream(events(), { idempotencyKey: job.id, startAtChunk: saved.chunkIndex + 1 })`
    */
-  startAtChunk?: number
+  startAtChunk?: number | undefined
 }
 
 /** What the stream says of every request, in the order of the source. */
@@ -80,16 +81,26 @@ export function streamChunks(
   const { method } = operations.bulk
   const path = operations.bulk.path.template
   const invalid = (issues: ValidationIssue[]) =>
-    new RequestValidationError(issues, 'Invalid events.triggerStream request').withContext({ method, path })
+    withCallContext(new RequestValidationError(issues, 'Invalid events.triggerStream request'), {
+      method,
+      path,
+    })
   if (!isEventIterable(source)) throw invalid([{ path: [], message: 'Must be an iterable of events' }])
-  checkBulkOptions(options)
   // Concurrency 2 by default: bulk requests cost 100 rate-limit units each.
   const { concurrency = 2, startAtChunk = 0, ...requestOptions } = options
+  const { idempotencyKey: key, signal, deadlineMs } = requestOptions
+  let baseKey: string
   // Whatever would make the request core refuse every chunk alike fails here, before the first
   // request. A chunk the core still refuses is then a failed chunk like any other.
-  normalizeHeaders(requestOptions.headers, 'headers')
-  const { idempotencyKey: key, signal, deadlineMs } = requestOptions
-  const baseKey = bulkKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
+  try {
+    // triggerBulk checked its own options (it has no `startAtChunk`) and made its key already.
+    if (!bulkKey) checkStreamOptions(options)
+    normalizeHeaders(requestOptions.headers, 'headers')
+    baseKey = bulkKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
+  } catch (error) {
+    // Each check throws a RequestValidationError; nothing was sent, so no key is reported.
+    throw withCallContext(error as NotifyKitError, { method, path })
+  }
   const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs
 
   // Past an abort or the deadline, every further chunk would fail unsent: the stream ends instead
@@ -111,7 +122,7 @@ export function streamChunks(
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
-        throw deadlineError(deadlineMs, { notSent: true }).withContext(call)
+        throw withCallContext(deadlineError(deadlineMs, { notSent: true }), { ...call, attempts: 0 })
       }
       const response = await core.execute(
         operations.bulk,
@@ -124,11 +135,14 @@ export function streamChunks(
       // with the same key is safe.
       const found: unknown = data
       if (!Array.isArray(found) || found.length !== events.length) {
-        throw new ResponseValidationError(
-          `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${events.length} events`,
-          answer.status,
-          JSON.stringify(found) ?? '',
-        ).withContext({ ...call, attempts: answer.attempts })
+        throw withCallContext(
+          new ResponseValidationError(
+            `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${events.length} events`,
+            answer.status,
+            JSON.stringify(found) ?? '',
+          ),
+          { ...call, attempts: answer.attempts },
+        )
       }
       return bulkKey ? { ...position, results: data, response } : { ...position, results: data }
     } catch (error) {

@@ -1,5 +1,7 @@
-import type { z } from 'zod'
+import { superRefine } from 'zod/mini'
+import type { NotificationClient } from '../../client.js'
 import type { Operation } from '../../internal/operation.js'
+import { type InferInput, type StandardSchemaV1, validateSync } from '../../internal/standard-schema.js'
 import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
 import type { JsonObject } from '../../schemas/shared.js'
 
@@ -11,31 +13,90 @@ import type { JsonObject } from '../../schemas/shared.js'
 export type WorkflowPayloads = Record<string, JsonObject>
 
 /**
- * The same map as zod schemas, checked at runtime before sending. A schema checks the payload and
- * never transforms it: what you pass is what is sent, so the payload's type is the schema's input
- * type. Workflows left out of the map are not checked at runtime.
+ * The same map as schemas, checked at runtime before sending: any Standard Schema v1 (zod 3.24+,
+ * zod 4 and zod/mini, valibot, arktype, …). A schema checks the payload and never transforms it: what
+ * you pass is what is sent, so the payload's type is the schema's input type. Workflows left out of
+ * the map are not checked at runtime.
  */
-export type WorkflowSchemas<W extends object> = { [Name in keyof W]?: z.ZodType<unknown, W[Name]> }
+export type WorkflowSchemas<W extends object> = { [Name in keyof W]?: StandardSchemaV1<W[Name], unknown> }
+
+/** A workflow name of `W`. */
+type WorkflowName<W extends object> = keyof W & string
+
+/**
+ * The payload map of a typed client (`WorkflowPayloadsOf<typeof client>`) or of a `workflows`
+ * schema map (`WorkflowPayloadsOf<typeof workflows>`): each workflow's payload is its schema's input type.
+ * @example
+ * ```ts
+ * const workflows = { welcome: z.object({ firstName: z.string() }) }
+ * type Workflows = WorkflowPayloadsOf<typeof workflows> // { welcome: { firstName: string } }
+ * ```
+ */
+export type WorkflowPayloadsOf<T> =
+  T extends NotificationClient<infer W extends object> ? W : { [Name in keyof T]: InferInput<T[Name]> }
+
+/** The fields of a trigger other than `name` and `payload`. */
+export interface TriggerEventFields extends Omit<TriggerEventRequest, 'name' | 'payload'> {}
+
+/** The fields of a broadcast other than `name` and `payload`. */
+export interface BroadcastEventFields extends Omit<BroadcastEventRequest, 'name' | 'payload'> {}
 
 /** `payload` may be left out only when the workflow's payload has no required field. */
 type PayloadField<Payload> = Partial<Payload> extends Payload ? { payload?: Payload } : { payload: Payload }
 
-type WorkflowName<W extends object> = keyof W & string
+/**
+ * Parameters of `events.trigger` (and each event of `triggerBulk`), checked against `W`: for the
+ * workflow `Name`, or for any workflow of `W` by default (a union discriminated by `name`).
+ */
+export type TriggerEventParams<
+  W extends object = WorkflowPayloads,
+  Name extends WorkflowName<W> = WorkflowName<W>,
+> = Name extends unknown ? TriggerEventFields & { name: Name } & PayloadField<W[Name]> : never
 
-/** Parameters of `events.trigger` (and each event of `triggerBulk`), checked against `W`. */
-export type TriggerEventParams<W extends object = WorkflowPayloads> = {
-  [Name in WorkflowName<W>]: Omit<TriggerEventRequest, 'name' | 'payload'> & { name: Name } & PayloadField<
-      W[Name]
-    >
-}[WorkflowName<W>]
+/** Parameters of `events.broadcast`, checked against `W`: for the workflow `Name`, or for any. */
+export type BroadcastEventParams<
+  W extends object = WorkflowPayloads,
+  Name extends WorkflowName<W> = WorkflowName<W>,
+> = Name extends unknown ? BroadcastEventFields & { name: Name; payload: W[Name] } : never
 
-/** Parameters of `events.broadcast`, checked against `W`. */
-export type BroadcastEventParams<W extends object = WorkflowPayloads> = {
-  [Name in WorkflowName<W>]: Omit<BroadcastEventRequest, 'name' | 'payload'> & {
-    name: Name
-    payload: W[Name]
-  }
-}[WorkflowName<W>]
+/**
+ * One event of a typed client, to name events built apart from the call:
+ * `TriggerEventOf<typeof client, 'weekly-digest'>` for one workflow, `TriggerEventOf<typeof client>`
+ * for any of them. `T` may also be a `workflows` schema map.
+ * @example
+ * ```ts
+ * const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
+ *   name: 'weekly-digest',
+ *   to: user.id,
+ *   payload: { week: '2026-W47' },
+ * }))
+ * ```
+ */
+export type TriggerEventOf<
+  T,
+  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
+> = TriggerEventParams<WorkflowPayloadsOf<T>, Name>
+
+/** A broadcast of a typed client (or of a `workflows` schema map), as `TriggerEventOf` for triggers. */
+export type BroadcastEventOf<
+  T,
+  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
+> = BroadcastEventParams<WorkflowPayloadsOf<T>, Name>
+
+/**
+ * What the methods accept for an event whose name the compiler sees as `Name`: that workflow's
+ * event, so a wrong payload is reported against that workflow's payload type alone. A name that is
+ * not a workflow (a typo, or a `name` widened to `string` in an object built apart from the call)
+ * is reported against the list of names.
+ */
+export type CheckedTrigger<W extends object, Name extends string> =
+  Name extends WorkflowName<W> ? TriggerEventParams<W, Name> : TriggerEventFields & { name: keyof W & string }
+
+/** As `CheckedTrigger`, for broadcasts. */
+export type CheckedBroadcast<W extends object, Name extends string> =
+  Name extends WorkflowName<W>
+    ? BroadcastEventParams<W, Name>
+    : BroadcastEventFields & { name: keyof W & string }
 
 interface NamedEvent {
   name: string
@@ -49,36 +110,25 @@ interface NamedEvent {
  */
 export function withPayloadCheck<Body, Result>(
   operation: Operation<Body, Result>,
-  schemas: Readonly<Record<string, z.ZodType>>,
+  schemas: Readonly<Record<string, StandardSchemaV1>>,
   eventsOf: (body: Body) => readonly { event: NamedEvent; path: (string | number)[] }[],
 ): Operation<Body, Result> {
   const body = operation.body
   if (!body) return operation
-  const checked = body.superRefine((value, context) => {
-    for (const { event, path } of eventsOf(value)) {
-      const schema = Object.hasOwn(schemas, event.name) ? schemas[event.name] : undefined
-      if (!schema) continue
-      let result: ReturnType<z.ZodType['safeParse']>
-      try {
-        result = schema.safeParse(event.payload)
-      } catch (error) {
-        // An async refinement, or a refinement that throws: still a refusal, not a crash.
-        context.addIssue({
-          code: 'custom',
-          message: `the payload schema could not check it: ${error instanceof Error ? error.message : String(error)}`,
-          path: [...path, 'payload'],
-        })
-        continue
+  const checked = body.check(
+    superRefine((value, context) => {
+      for (const { event, path } of eventsOf(value)) {
+        const schema = Object.hasOwn(schemas, event.name) ? schemas[event.name] : undefined
+        if (!schema) continue
+        for (const issue of validateSync(schema, event.payload)) {
+          context.addIssue({
+            code: 'custom',
+            message: `${issue.message} (workflow ${JSON.stringify(event.name)})`,
+            path: [...path, 'payload', ...issue.path],
+          })
+        }
       }
-      if (result.success) continue
-      for (const issue of result.error.issues) {
-        context.addIssue({
-          code: 'custom',
-          message: issue.message,
-          path: [...path, 'payload', ...issue.path],
-        })
-      }
-    }
-  })
+    }),
+  )
   return { ...operation, body: checked }
 }

@@ -44,7 +44,7 @@ export function validationError(errors: FieldErrors): HttpError {
   return new HttpError(422, 'Validation Error', { errors })
 }
 
-/** The wrapped success body: every successful JSON body is `{ data: ... }` (server-notes.md). */
+/** The wrapped success body: the server wraps every successful JSON body in `{ data: ... }`. */
 export function ok(status: number, data: unknown): Reply {
   return { status, body: { data }, headers: {} }
 }

@@ -1,6 +1,6 @@
 import type { Reply } from './http.js'
 
-/** The server's limit on `idempotency-key` (server-notes.md). */
+/** The server's limit on `idempotency-key`; a longer key is a 400. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 /** How long the server remembers a completed response. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000

@@ -7,7 +7,7 @@ import { matchRoute, type Route } from './routes.js'
 import type { FakeState } from './state.js'
 import type { FakeRequestRecord, FakeServiceOptions } from './types.js'
 
-/** The server refuses `/v1/events` bodies over 20 MB (server-notes.md); the fake applies it to every route. */
+/** The server refuses `/v1/events` bodies over 20 MB (413); the fake applies it to every route. */
 const MAX_BODY_BYTES = 20 * 1024 * 1024
 
 type ParsedBody = { ok: true; value: unknown } | { ok: false }
@@ -61,7 +61,8 @@ export class RequestPipeline {
     request.headers.forEach((value, name) => {
       headers[name] = value
     })
-    this.requests.push({ method, path: url.pathname, headers, body: body.ok ? body.value : undefined })
+    const record = { method, path: url.pathname, headers, body: body.ok ? body.value : undefined }
+    this.requests.push(record)
 
     // One timer per request, started on arrival: early answers wait for it before leaving, and
     // applied requests wait for it after taking their idempotency key, so they are "in flight" meanwhile.
@@ -71,7 +72,7 @@ export class RequestPipeline {
       if (timer) await timer
     }
 
-    const fault = this.faults.take() ?? randomFault(this.#options.faults)
+    const fault = this.faults.take(record) ?? randomFault(this.#options.faults)
     if (fault && 'status' in fault) {
       await settled()
       return this.#respond(faultReply(fault, url.pathname))
@@ -193,7 +194,7 @@ export class RequestPipeline {
     }
   }
 
-  /** `Authorization: ApiKey <key>` is the only form accepted (api.md section 5). */
+  /** `Authorization: ApiKey <key>` is the only form the server accepts. */
   #authenticate(header: string | undefined): string | undefined {
     if (header === undefined || header.trim() === '') return 'Missing Authorization header'
     const match = /^ApiKey\s+(\S.*)$/.exec(header.trim())

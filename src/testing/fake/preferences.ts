@@ -40,7 +40,7 @@ function mergeSchedule(previous: FakeSchedule | undefined, next: FakeSchedule): 
 }
 
 /**
- * The v2 shape (api.md 2.3). Like the server, `channels` list the channels the environment's
+ * The v2 preferences shape. Like the server, `channels` list the channels the environment's
  * workflows use; the fake also lists any channel the subscriber set globally, so a test that sets
  * one sees it. Critical workflows are left out: their preferences cannot be changed. A channel never
  * set is on.

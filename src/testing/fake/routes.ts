@@ -28,7 +28,7 @@ function param(context: RouteContext, name: string): string {
   return value
 }
 
-/** The seven operations with the success statuses of the real server (server-notes.md). */
+/** The seven operations with the success statuses of the real server. */
 export const ROUTES: readonly Route[] = [
   {
     method: 'PATCH',

@@ -85,7 +85,7 @@ export class FakeState {
   readonly notifications: FakeNotification[] = []
   readonly messages: FakeMessage[] = []
   readonly preferences = new Map<string, StoredPreferences>()
-  /** transactionIds already used: a repeat is ignored (api.md 4.3). */
+  /** transactionIds already used: the server ignores a trigger that repeats one. */
   readonly transactions = new Set<string>()
 
   constructor() {

@@ -1,12 +1,14 @@
 /**
- * Public option and record types of the fake service. Records mirror the shapes of api.md (section 2)
- * as the real server returns them, so a test can assert on them the way it would read the API.
+ * Public option and record types of the fake service. Records mirror the shapes the real server
+ * returns, so a test can assert on them the way it would read the API.
  */
+
+import type { FakeFaultTarget } from './fault-target.js'
 
 /** A channel that delivers something to the subscriber; preferences switch these on and off. */
 export type FakeChannel = 'in_app' | 'email' | 'sms' | 'push' | 'chat'
 
-/** Step types the real server knows (server-notes.md); others are accepted and completed like `custom`. */
+/** Step types the real server knows; others are accepted and completed like `custom`. */
 export type FakeStepType =
   | FakeChannel
   | 'digest'
@@ -63,7 +65,7 @@ export interface FakeWorkflow {
   payloadSchema?: FakePayloadSchema
 }
 
-/** A subscriber to seed, or one sent as a recipient (api.md 2.4). */
+/** A subscriber to seed, or one sent as a recipient. */
 export interface FakeSubscriber {
   subscriberId: string
   email?: string | null
@@ -75,6 +77,27 @@ export interface FakeSubscriber {
   timezone?: string | null
   data?: Record<string, unknown>
   channels?: unknown[]
+}
+
+/**
+ * A subscriber as the fake holds it: seeded, created by a trigger (a `to` naming an unknown
+ * subscriber) or updated by one (a subscriber object with fields), with the fields it was given.
+ */
+export interface FakeSubscriberRecord {
+  readonly _id: string
+  readonly subscriberId: string
+  readonly email?: string | null
+  readonly firstName?: string | null
+  readonly lastName?: string | null
+  readonly phone?: string | null
+  readonly avatar?: string | null
+  readonly locale?: string | null
+  readonly timezone?: string | null
+  readonly data?: Readonly<Record<string, unknown>>
+  readonly channels?: readonly unknown[]
+  readonly createdAt: string
+  /** Changes when a trigger or `addSubscriber()` sets a field. */
+  readonly updatedAt: string
 }
 
 /** A topic to seed. Unknown subscriber ids are created, so seeding needs no particular order. */
@@ -155,24 +178,28 @@ export interface FakeServiceOptions {
   faults?: FakeRandomFaults
   /**
    * How a missing notification is answered: `'404'` (default) or `'null'`, the `200 {"data":null}`
-   * some server versions send (server-notes.md).
+   * some server versions send.
    * @example `createFakeService({ missingNotification: 'null' })`
    */
   missingNotification?: '404' | 'null'
 }
 
-/** Make the next answers fail with an HTTP status; nothing is applied. */
-export interface FakeStatusFault {
+/** Make the next answers (to the requests targeted, or any) fail with an HTTP status; nothing is applied. */
+export interface FakeStatusFault extends FakeFaultTarget {
   status: number
-  /** How many requests in a row fail; default 1. */
+  /** How many requests fail (of those targeted); default 1. */
   times?: number
   /** JSON value, or a string sent as `text/plain` (like a proxy's HTML page). Default: a server error body. */
   body?: unknown
   headers?: Record<string, string>
 }
 
-/** Make the next answers a dropped connection (the client sees a socket error). */
-export interface FakeDropFault {
+/**
+ * Make the next answers (to the requests targeted, or any) a dropped connection: the client sees a
+ * reset socket. notifykit retries one reset at once, free (even with `maxRetries: 0`), as the stale
+ * keep-alive socket it usually is, so a single drop never reaches your code.
+ */
+export interface FakeDropFault extends FakeFaultTarget {
   dropConnection: true
   times?: number
   /**
@@ -195,7 +222,7 @@ export interface FakeRequestRecord {
   body: unknown
 }
 
-/** api.md 2.6, execution detail. */
+/** One execution detail of a job. */
 export interface FakeExecutionDetail {
   _id: string
   createdAt: string
@@ -219,7 +246,7 @@ export type FakeJobStatus =
   | 'merged'
   | 'skipped'
 
-/** api.md 2.6, digest object of a job. */
+/** The digest settings of a digest job. */
 export interface FakeDigest {
   digestKey?: string
   amount: number
@@ -229,7 +256,7 @@ export interface FakeDigest {
   backoff: boolean
 }
 
-/** api.md 2.6, step object of a job (the parts the fake can know). */
+/** The step a job runs (the parts the fake can know). */
 export interface FakeJobStep {
   _id: string
   stepId: string
@@ -242,7 +269,7 @@ export interface FakeJobStep {
   metadata: Record<string, unknown>
 }
 
-/** api.md 2.6, job object. */
+/** One job of a notification: one step run for one subscriber. */
 export interface FakeJob {
   _id: string
   type: FakeStepType
@@ -257,7 +284,7 @@ export interface FakeJob {
   scheduleExtensionsCount: number
 }
 
-/** api.md 2.6, the record of one trigger for one subscriber. */
+/** A notification: the record of one trigger for one subscriber, with its jobs. */
 export interface FakeNotification {
   _id: string
   _environmentId: string
@@ -313,16 +340,16 @@ export interface FakeMessage {
   updatedAt: string
 }
 
-/** api.md 2.1, as returned: only some channels may be present. */
+/** Per-channel switches as returned: only some channels may be present. */
 export type FakeChannelPreferences = Partial<Record<FakeChannel, boolean>>
 
-/** api.md 2.2, one weekday. */
+/** One weekday of a schedule. */
 export interface FakeDaySchedule {
   isEnabled: boolean
   hours?: { start: string; end: string }[]
 }
 
-/** api.md 2.2. */
+/** A weekly schedule. */
 export interface FakeSchedule {
   isEnabled: boolean
   weeklySchedule?: Partial<
@@ -333,7 +360,7 @@ export interface FakeSchedule {
   >
 }
 
-/** api.md 2.3, the v2 preferences response. */
+/** A subscriber's preferences, as the v2 preferences route returns them. */
 export interface FakePreferences {
   global: { enabled: boolean; channels: FakeChannelPreferences; schedule: FakeSchedule }
   workflows: {

@@ -13,7 +13,7 @@ export const CHANNELS: readonly FakeChannel[] = ['in_app', 'email', 'sms', 'push
 const MARK_AS = ['read', 'seen', 'unread', 'unseen'] as const
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 const TIME = /^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/
-/** The subscriber fields (api.md 2.4) that hold a string or null. */
+/** The subscriber fields that hold a string or null. */
 export const SUBSCRIBER_STRING_FIELDS = [
   'email',
   'firstName',

@@ -160,6 +160,16 @@ describe("rateLimit: 'off'", () => {
         new NotificationClient({ apiKey: 'k', baseUrl: 'https://x.test', rateLimit: 'sometimes' as 'off' }),
     ).toThrow('rateLimit must be adaptive or off')
   })
+
+  it('is a known client option: a misspelling is refused, naming it', () => {
+    const options = { apiKey: 'k', baseUrl: 'https://x.test', ratelimit: 'off' }
+    expect(() => new NotificationClient(options as { rateLimit?: 'off' })).toThrow(
+      'NotificationClient option ratelimit: unknown option; did you mean `rateLimit`?',
+    )
+    expect(
+      () => new NotificationClient({ apiKey: 'k', baseUrl: 'https://x.test', rateLimit: undefined }),
+    ).not.toThrow()
+  })
 })
 
 describe('RateLimiter without RateLimit headers', () => {

@@ -268,6 +268,33 @@ describe('events.triggerStream', () => {
     )
     expect(pulled.count).toBe(0)
   })
+
+  it('refuses an unknown option naming the one meant, with the route, before reading or sending', () => {
+    const { client, server } = bulkServer()
+    const pulled = { count: 0 }
+    const refusal = (options: object) => {
+      try {
+        client.events.triggerStream(events(10, pulled), options as { startAtChunk?: number })
+      } catch (error) {
+        return error as RequestValidationError
+      }
+      throw new Error('not refused')
+    }
+    const typo = refusal({ startAtChunks: 3 })
+    expect(typo).toBeInstanceOf(RequestValidationError)
+    expect(typo.issues).toEqual([
+      { path: ['startAtChunks'], message: 'unknown option; did you mean `startAtChunk`?' },
+    ])
+    expect(typo.method).toBe('POST')
+    expect(typo.path).toBe('/v1/events/trigger/bulk')
+    expect(typo.idempotencyKey).toBeUndefined()
+    // onProgress is triggerBulk's: the stream's outcomes are its progress.
+    expect(refusal({ onProgress: () => {} }).issues).toEqual([
+      { path: ['onProgress'], message: 'unknown option' },
+    ])
+    expect(pulled.count).toBe(0)
+    expect(server.keys).toEqual([])
+  })
 })
 
 describe('events.triggerBulk with iterables', () => {
@@ -287,6 +314,19 @@ describe('events.triggerBulk with iterables', () => {
     expect(results.map((result) => result.transactionId)).toEqual(
       Array.from({ length: 250 }, (_, i) => `tx-${i}`),
     )
+  })
+
+  it("refuses startAtChunk, the stream's option, before reading anything", async () => {
+    const { client, server } = bulkServer()
+    const pulled = { count: 0 }
+    const error = await rejectionOf(
+      client.events.triggerBulk(events(10, pulled), { startAtChunk: 1 } as { concurrency?: number }),
+    )
+    expect(error).toBeInstanceOf(RequestValidationError)
+    expect((error as RequestValidationError).issues).toEqual([
+      { path: ['startAtChunk'], message: 'unknown option' },
+    ])
+    expect(server.keys).toEqual([])
   })
 
   it('checks every event of an async iterable before the first request', async () => {

@@ -1,6 +1,10 @@
 import { HttpResponse, http } from 'msw'
+import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import * as zm from 'zod/mini'
+import { z as z3 } from 'zod3'
+import { z as z3v4 } from 'zod3/v4'
 import {
   BulkTriggerError,
   NotificationClient,
@@ -8,6 +12,7 @@ import {
   RequestValidationError,
   type TriggerEventParams,
 } from '../../../src/index.js'
+import type { StandardSchemaV1 } from '../../../src/internal/standard-schema.js'
 import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
@@ -28,7 +33,7 @@ function processed(transactionId: string) {
 }
 
 /** Answers trigger, bulk and broadcast, and records every request that reached the server. */
-function checkedClient(schemas: Record<string, z.ZodType> = workflows) {
+function checkedClient(schemas: Record<string, StandardSchemaV1> = workflows) {
   const seen: Seen[] = []
   const record = async (request: Request) => {
     const body: unknown = await request.json()
@@ -59,7 +64,7 @@ function issuePaths(error: unknown): (string | number)[][] {
 }
 
 /** Bypasses the compile-time check, as JavaScript callers and `as` casts do. */
-function unchecked<T>(value: unknown): T {
+function unchecked<T = never>(value: unknown): T {
   return value as T
 }
 
@@ -185,14 +190,19 @@ describe('workflow payload schemas at runtime', () => {
   it('refuses a workflows option that is not a map of zod schemas when the client is built', () => {
     const build = (workflows: unknown) => () =>
       new NotificationClient({ apiKey: 'k', baseUrl: BASE_URL, workflows: unchecked(workflows) })
-    expect(build({ welcome: { firstName: 'string' } })).toThrow(/workflows\["welcome"\] must be a zod schema/)
+    expect(build({ welcome: { firstName: 'string' } })).toThrow(
+      /workflows\["welcome"\] must be a Standard Schema v1 schema \(zod 3\.24\+, zod 4, valibot, arktype, …\)/,
+    )
+    // A schema of a library older than the standard (zod before 3.24): it has safeParse, not `~standard`.
+    expect(build({ welcome: { safeParse: () => ({ success: true }) } })).toThrow(/workflows\["welcome"\]/)
+    expect(build({ welcome: { '~standard': { version: 2, validate: () => ({}) } } })).toThrow(NotifyKitError)
     expect(build([z.object({})])).toThrow(NotifyKitError)
     expect(build(null)).toThrow(NotifyKitError)
     expect(build({ welcome: undefined })).not.toThrow()
   })
 
   it('checks the schemas given at construction, not a map changed afterwards', async () => {
-    const map: Record<string, z.ZodType> = { welcome: z.object({ firstName: z.string() }) }
+    const map: Record<string, StandardSchemaV1> = { welcome: z.object({ firstName: z.string() }) }
     const { client, seen } = checkedClient(map)
     map.welcome = z.object({})
     const error = await rejectionOf(client.events.trigger({ name: 'welcome', to: 'u1', payload: {} }))
@@ -204,5 +214,155 @@ describe('workflow payload schemas at runtime', () => {
     const { client, seen } = checkedClient()
     await client.events.trigger(unchecked({ name: 'constructor', to: 'u1', payload: {} }))
     expect(seen).toHaveLength(1)
+  })
+})
+
+// The same user schema written with each library: `welcome` needs a string `firstName`, `cart` a list
+// of items with a string `sku`.
+const libraries = {
+  'zod 4': {
+    welcome: z.object({ firstName: z.string() }),
+    cart: z.object({ items: z.array(z.object({ sku: z.string() })) }),
+  },
+  'zod 4 mini': {
+    welcome: zm.object({ firstName: zm.string() }),
+    cart: zm.object({ items: zm.array(zm.object({ sku: zm.string() })) }),
+  },
+  'zod 3': {
+    welcome: z3.object({ firstName: z3.string() }),
+    cart: z3.object({ items: z3.array(z3.object({ sku: z3.string() })) }),
+  },
+  "zod 3.25's zod/v4": {
+    welcome: z3v4.object({ firstName: z3v4.string() }),
+    cart: z3v4.object({ items: z3v4.array(z3v4.object({ sku: z3v4.string() })) }),
+  },
+  valibot: {
+    welcome: v.object({ firstName: v.string() }),
+    cart: v.object({ items: v.array(v.object({ sku: v.string() })) }),
+  },
+}
+
+describe.each(Object.entries(libraries))('workflow payload schemas written with %s', (_, schemas) => {
+  it('sends a matching payload as given', async () => {
+    const { client, seen } = checkedClient(schemas)
+    await client.events.trigger({ name: 'cart', to: 'u1', payload: { items: [{ sku: 'a-1' }] } })
+    expect(seen).toEqual([
+      { path: '/v1/events/trigger', body: { name: 'cart', to: 'u1', payload: { items: [{ sku: 'a-1' }] } } },
+    ])
+  })
+
+  it('refuses a payload that does not match: the issue paths and the workflow name, nothing on the wire', async () => {
+    const { client, seen } = checkedClient(schemas)
+    const error = await rejectionOf(
+      client.events.trigger(
+        unchecked({ name: 'cart', to: 'u1', payload: { items: [{ sku: 'a-1' }, { sku: 2 }] } }),
+      ),
+    )
+    expect(issuePaths(error)).toEqual([['payload', 'items', 1, 'sku']])
+    const issue = (error as RequestValidationError).issues[0]
+    expect(issue?.message).toMatch(/\(workflow "cart"\)$/)
+    expect((error as RequestValidationError).message).toMatch(
+      /^Invalid events\.trigger request: payload\.items\.1\.sku: .+ \(workflow "cart"\)$/,
+    )
+    expect(seen).toHaveLength(0)
+  })
+
+  it('refuses a bulk list with one bad payload, at its index, and sends none of it', async () => {
+    const { client, seen } = checkedClient(schemas)
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      name: 'welcome' as const,
+      to: `u${i}`,
+      payload: { firstName: `n${i}` },
+    }))
+    events[120] = unchecked({ name: 'welcome', to: 'u120', payload: { first_name: 'n120' } })
+    const error = await rejectionOf(client.events.triggerBulk(events))
+    expect(issuePaths(error)).toEqual([[120, 'payload', 'firstName']])
+    expect((error as RequestValidationError).issues[0]?.message).toContain('(workflow "welcome")')
+    expect(seen).toHaveLength(0)
+  })
+
+  it('refuses a broadcast whose payload does not match', async () => {
+    const { client, seen } = checkedClient(schemas)
+    const error = await rejectionOf(client.events.broadcast(unchecked({ name: 'welcome', payload: {} })))
+    expect(issuePaths(error)).toEqual([['payload', 'firstName']])
+    expect(seen).toHaveLength(0)
+  })
+})
+
+describe('Standard Schema edge cases', () => {
+  /** A schema written by hand against the spec: a function, as arktype's are, carrying `~standard`. */
+  function handWritten(validate: (value: unknown) => unknown): StandardSchemaV1 {
+    return Object.assign(() => undefined, {
+      '~standard': { version: 1, vendor: 'hand', validate },
+    }) as unknown as StandardSchemaV1
+  }
+
+  it('accepts a schema that is a function (as arktype types are), and uses its issue paths', async () => {
+    const schema = handWritten((value) =>
+      (value as { ok?: unknown }).ok === true
+        ? { value }
+        : { issues: [{ message: 'must be ok', path: [{ key: 'ok' }, Symbol('hidden'), 'deeper'] }] },
+    )
+    const { client, seen } = checkedClient({ check: schema })
+    await client.events.trigger({ name: 'check', to: 'u1', payload: { ok: true } })
+    const error = await rejectionOf(
+      client.events.trigger({ name: 'check', to: 'u1', payload: { ok: false } }),
+    )
+    expect(issuePaths(error)).toEqual([['payload', 'ok', 'deeper']])
+    expect((error as RequestValidationError).issues[0]?.message).toBe('must be ok (workflow "check")')
+    expect(seen).toHaveLength(1)
+  })
+
+  it('refuses, rather than awaits, a schema that answers with a Promise (valibot async), and sends nothing', async () => {
+    const schema = v.pipeAsync(
+      v.object({ id: v.string() }),
+      v.checkAsync(async () => true),
+    )
+    const { client, seen } = checkedClient({ lookup: schema })
+    const error = await rejectionOf(client.events.trigger({ name: 'lookup', to: 'u1', payload: { id: 'a' } }))
+    expect(issuePaths(error)).toEqual([['payload']])
+    expect((error as RequestValidationError).issues[0]?.message).toBe(
+      'the schema is asynchronous; payload schemas must check synchronously (workflow "lookup")',
+    )
+    expect(seen).toHaveLength(0)
+  })
+
+  it('leaves no unhandled rejection behind when an asynchronous schema fails', async () => {
+    const { client, seen } = checkedClient({
+      lookup: handWritten(() => Promise.reject(new Error('lookup service down'))),
+    })
+    const error = await rejectionOf(client.events.trigger({ name: 'lookup', to: 'u1', payload: {} }))
+    expect(error).toBeInstanceOf(RequestValidationError)
+    // Vitest fails the run on an unhandled rejection: give one the time to surface.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(seen).toHaveLength(0)
+  })
+
+  it('refuses, rather than crashes on, a schema that throws', async () => {
+    const { client, seen } = checkedClient({
+      broken: handWritten(() => {
+        throw new Error('schema bug')
+      }),
+    })
+    const error = await rejectionOf(client.events.trigger({ name: 'broken', to: 'u1', payload: {} }))
+    expect(issuePaths(error)).toEqual([['payload']])
+    expect((error as RequestValidationError).issues[0]?.message).toBe(
+      'the schema could not check it: schema bug (workflow "broken")',
+    )
+    expect(seen).toHaveLength(0)
+  })
+
+  it('sends what was passed, not what a valibot transform makes of it', async () => {
+    const { client, seen } = checkedClient({
+      reminder: v.object({
+        at: v.pipe(
+          v.string(),
+          v.isoTimestamp(),
+          v.transform((text) => new Date(text)),
+        ),
+      }),
+    })
+    await client.events.trigger({ name: 'reminder', to: 'u1', payload: { at: '2026-01-01T09:00:00.000Z' } })
+    expect(seen[0]?.body).toEqual({ name: 'reminder', to: 'u1', payload: { at: '2026-01-01T09:00:00.000Z' } })
   })
 })

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// Every `ts` block of the README compiles against the built package, as a user's project would compile
+// it: strict, `node16` module resolution, no DOM lib, `notifykit` resolved through the package's own
+// `exports` map to dist/. A line whose comment says `compile error` must fail to compile (the README
+// promises it does); every other line must compile. Needs dist/ (npm run build). With
+// `--exact-optional`, also under `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`, as the
+// strictest projects compile.
+//
+// Blocks are fragments: they use `client`, `event`, `events` and the like without declaring them. Those
+// are declared once, below, the way an application around the fragment would have them. A block that
+// declares one itself (`const client = ...`) shadows it, since every block is a module of its own.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+if (!existsSync(join(repo, 'dist/index.d.ts'))) {
+  console.error('check-readme: dist/index.d.ts is missing: run `npm run build` first')
+  process.exit(1)
+}
+
+// Inside the repository, so that `notifykit` resolves to the package itself (self-reference through
+// `exports`) and zod, msw and vitest resolve from its node_modules; .tmp/ is git-ignored.
+const work = join(repo, '.tmp/readme-blocks')
+rmSync(work, { recursive: true, force: true })
+mkdirSync(work, { recursive: true })
+
+const CONTEXT = `import type * as notifykit from 'notifykit'
+
+declare global {
+  // What the README's fragments take from the application around them.
+  const client: notifykit.NotificationClient
+  const event: Parameters<notifykit.NotificationClient['events']['trigger']>[0]
+  const events: Parameters<notifykit.NotificationClient['events']['triggerBulk']>[0]
+  const users: { id: string }[]
+  const apiKey: string
+  const baseUrl: string
+  const queue: {
+    process(
+      name: string,
+      handler: (job: { data: { order: { id: string; customerId: string; trackingUrl: string } } }) => Promise<void>,
+    ): void
+    retryIn(delayMs: number): Promise<void>
+  }
+  function scheduleLater(delayMs: number | undefined): void
+  // Sending at scale: a database cursor, a store of checkpoints, a job queue of digest slices.
+  const db: { users: { find(query: object): { cursor(): AsyncIterable<{ id: string }> } } }
+  const checkpoints: {
+    load(key: string): Promise<number | undefined>
+    save(key: string, chunkIndex: number): Promise<void>
+  }
+  interface DigestSlice {
+    week: string
+    from: string
+    to: string
+  }
+  const digestQueue: {
+    add(name: string, data: DigestSlice, options: { jobId: string }): Promise<void>
+    process(name: string, handler: (job: { data: DigestSlice }) => Promise<void>): void
+  }
+  function idRanges(size: number): [string, string][]
+  function digestEvents(): AsyncIterable<notifykit.TriggerEventParams>
+  function digestEventsBetween(week: string, from: string, to: string): AsyncIterable<notifykit.TriggerEventParams>
+  // Fragments that use these without their import line.
+  const NotificationClient: typeof notifykit.NotificationClient
+  type NotificationClient<W extends object = notifykit.WorkflowPayloads> = notifykit.NotificationClient<W>
+  const BulkTriggerError: typeof notifykit.BulkTriggerError
+}
+`
+
+// pino and winston are not dependencies of ours; the logging examples need only the shape of their
+// loggers, as their own type declarations give it (pino 10, winston 3).
+const LOGGERS = `declare module 'pino' {
+  interface LogFn {
+    <T extends object>(object: T, message?: string, ...args: unknown[]): void
+    (message: string, ...args: unknown[]): void
+  }
+  interface PinoLogger {
+    debug: LogFn
+    info: LogFn
+    warn: LogFn
+    error: LogFn
+  }
+  export default function pino(options?: { level?: string }): PinoLogger
+}
+declare module 'winston' {
+  namespace winston {
+    interface LeveledLogMethod {
+      (message: string, ...meta: any[]): Logger
+      (message: any): Logger
+      (infoObject: object): Logger
+    }
+    interface Logger {
+      error: LeveledLogMethod
+      warn: LeveledLogMethod
+      info: LeveledLogMethod
+      debug: LeveledLogMethod
+    }
+    interface Format {}
+    const format: { json(): Format }
+    const transports: { Console: new () => object }
+    function createLogger(options?: { level?: string; format?: Format; transports?: object[] }): Logger
+  }
+  export = winston
+}
+`
+
+const readme = readFileSync(join(repo, 'README.md'), 'utf8')
+const blocks = []
+for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+  const line = readme.slice(0, match.index).split('\n').length + 1
+  blocks.push({ line, source: match[1], file: join(work, `block-at-line-${line}.ts`) })
+}
+if (blocks.length === 0) {
+  console.error('check-readme: no ts block found in README.md')
+  process.exit(1)
+}
+
+writeFileSync(join(work, 'context.d.ts'), CONTEXT)
+writeFileSync(join(work, 'loggers.d.ts'), LOGGERS)
+for (const block of blocks) {
+  // `export {}` makes every block a module, so that its declarations shadow the context's.
+  writeFileSync(block.file, `${block.source}export {}\n`)
+}
+
+const program = ts.createProgram({
+  rootNames: [join(work, 'context.d.ts'), join(work, 'loggers.d.ts'), ...blocks.map((block) => block.file)],
+  options: {
+    strict: true,
+    ...(process.argv.includes('--exact-optional')
+      ? { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }
+      : {}),
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    lib: ['lib.es2022.d.ts'],
+    types: ['node'],
+    // msw's own declaration files need the DOM lib; ours are checked without it by the smoke tests.
+    skipLibCheck: true,
+    noEmit: true,
+  },
+})
+
+const problems = []
+const diagnostics = ts.getPreEmitDiagnostics(program)
+for (const diagnostic of diagnostics) {
+  if (!diagnostic.file?.fileName.startsWith(work) || !diagnostic.file.fileName.includes('block-at-line-')) {
+    problems.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+  }
+}
+
+let checkedLines = 0
+for (const block of blocks) {
+  const lines = block.source.split('\n')
+  const failing = new Map()
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.file?.fileName !== block.file || diagnostic.start === undefined) continue
+    const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+    failing.set(line, ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))
+  }
+  lines.forEach((text, index) => {
+    if (text.trim() === '') return
+    checkedLines++
+    const promisedError = /\/\/.*\bcompile error\b/.test(text)
+    const where = `README.md:${block.line + index}`
+    if (promisedError && !failing.has(index))
+      problems.push(`${where}: promised a compile error, compiles\n  ${text}`)
+    if (!promisedError && failing.has(index)) problems.push(`${where}: ${failing.get(index)}\n  ${text}`)
+  })
+}
+
+if (problems.length > 0) {
+  console.error(`check-readme: ${problems.length} problem(s) in the README's ts blocks:\n`)
+  for (const problem of problems) console.error(`${problem}\n`)
+  process.exit(1)
+}
+console.log(`check-readme: ${blocks.length} ts blocks (${checkedLines} lines) compile as the README says`)

@@ -2,6 +2,7 @@ import type { RequestOptions } from '../core/options.js'
 import { callerAbortError } from './abort.js'
 import { deadlineError } from './deadline.js'
 import { headerValue, parseRetryAfterMs } from './response-headers.js'
+import { MAX_RETRY_AFTER_MS } from './retry.js'
 import { sleep } from './sleep.js'
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>
@@ -102,7 +103,9 @@ export function createRateLimiter(): RateLimiter {
       // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
       // any, still hold the others back until the refill.
       const pauseMs = response.status === 429 ? parseRetryAfterMs(headers) : undefined
-      if (pauseMs !== undefined && now + pauseMs > pausedUntil) {
+      // A longer `Retry-After` than a retry would wait out fails that call at once (RateLimitError),
+      // and so it does the others: each sent and refused, instead of held unseen for minutes.
+      if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
         pausedUntil = now + pauseMs
         // Empty until the pause ends, and what is in flight is taken from it.
         fullAt = pausedUntil + fillMs + inFlight * msPerUnit

@@ -3,6 +3,7 @@ import {
   AbortError,
   NotificationClient,
   type NotificationClientOptions,
+  RateLimitError,
   TimeoutError,
 } from '../../../src/index.js'
 import { createRateLimiter } from '../../../src/internal/rate-limiter.js'
@@ -132,6 +133,31 @@ describe('adaptive rate limiting (default)', () => {
     await vi.advanceTimersByTimeAsync(700)
     await next
     expect(at()).toEqual([0, 1_000])
+  })
+
+  it('pauses nothing for a Retry-After longer than a retry waits out: each call fails as the server answers', async () => {
+    const fake = seededFake()
+    const arrivals: number[] = []
+    let refuse = true
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://fake.test',
+      logLevel: 'off',
+      fetch: async (url, init) => {
+        arrivals.push(Date.now() - START)
+        if (!refuse) return fake.fetch(url, init)
+        return Response.json(
+          { message: 'API rate limit exceeded' },
+          { status: 429, headers: { 'retry-after': '120' } },
+        )
+      },
+    })
+    expect(await rejectionOf(client.events.trigger(EVENT))).toBeInstanceOf(RateLimitError)
+    expect(await rejectionOf(client.events.trigger(EVENT))).toBeInstanceOf(RateLimitError)
+    refuse = false
+    await client.events.trigger(EVENT)
+    expect(arrivals).toEqual([0, 0, 0])
+    expect(fake.notifications).toHaveLength(1)
   })
 
   it('never waits without RateLimit headers', async () => {

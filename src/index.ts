@@ -24,6 +24,14 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js'
+export type {
+  AttemptInfo,
+  AttemptStartInfo,
+  CallEndInfo,
+  CallInfo,
+  NotifyKitHooks,
+  RetryInfo,
+} from './core/hooks.js'
 export type { Logger, LogLevel } from './core/logger.js'
 export type {
   ClientOptions,

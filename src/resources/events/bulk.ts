@@ -12,7 +12,7 @@ import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, normalizeHeaders } from '../../internal/headers.js'
 import { issuesOf } from '../../internal/issues.js'
 import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
-import type { RequestCore } from '../../internal/request.js'
+import type { Executor } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { EventOperations } from './operations.js'
 
@@ -48,7 +48,7 @@ const DEFAULT_CONCURRENCY = 2
  * @internal
  */
 export async function triggerInChunks(
-  core: RequestCore,
+  core: Executor,
   operations: EventOperations,
   events: readonly unknown[],
   options: BulkTriggerOptions = {},

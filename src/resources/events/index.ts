@@ -78,7 +78,12 @@ export class Events<W extends object = WorkflowPayloads> {
     events: readonly CheckedTrigger<W, Name>[],
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
-    return new ApiPromise(triggerInChunks(this.#core, this.#operations, events, options))
+    const operations = this.#operations
+    return new ApiPromise(
+      this.#core.batch(operations.bulk, options, (core) =>
+        triggerInChunks(core, operations, events, options),
+      ),
+    )
   }
 
   /**

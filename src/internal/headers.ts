@@ -42,7 +42,8 @@ export function normalizeHeaders(
   return result
 }
 
-function headerProblem(name: string, value: unknown): string | undefined {
+/** What is wrong with one header, or `undefined`: the rule of `normalizeHeaders`, for one header. */
+export function headerProblem(name: string, value: unknown): string | undefined {
   if (!HEADER_NAME.test(name)) return 'is not a valid header name'
   const lowerCase = name.toLowerCase()
   if (CLIENT_HEADERS.has(lowerCase)) return 'is set by the client and cannot be overridden here'

@@ -1,6 +1,6 @@
 import { ApiError, NotifyKitError } from '../core/errors.js'
 import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
-import { normalizeHeaders } from './headers.js'
+import { headerProblem } from './headers.js'
 import type { LevelLogger } from './logger.js'
 import type { Operation } from './operation.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
@@ -76,14 +76,12 @@ export class CallHooks {
     }
   }
 
-  /** A header a hook set, as a call's own headers are checked; a bad one is dropped, never sent. */
-  checkHeader(name: string, value: unknown): Record<string, string> {
-    try {
-      return normalizeHeaders({ [name]: value as string }, 'headers')
-    } catch (error) {
-      this.#reportOnce(`header.${name}`, 'onAttemptStart set an invalid header', error)
-      return {}
-    }
+  /** Whether a header a hook set passes the rule of a call's own headers; a bad one is never sent. */
+  acceptsHeader(name: string, value: unknown): boolean {
+    const problem = headerProblem(name, value)
+    if (problem !== undefined)
+      this.#reportOnce(`header.${name}`, `onAttemptStart set header ${JSON.stringify(name)}`, problem)
+    return problem === undefined
   }
 
   #reportOnce(key: string, what: string, error: unknown): void {
@@ -198,13 +196,12 @@ export class ObservedCall {
     this.#each('onAttemptStart', (hook, state) => hook.onAttemptStart?.(info, state))
     let added: Record<string, string> | undefined
     for (const name in headers) {
+      const lower = name.toLowerCase()
       // Checked as a call's own headers are: a hook must not be a way to smuggle a CR-LF in.
-      const checked = this.#runner.checkHeader(name, headers[name])
-      for (const lower in checked) {
-        if (lower in wire.headers) continue
-        added ??= { ...wire.headers }
-        added[lower] = checked[lower] as string
-      }
+      if (Object.hasOwn(wire.headers, lower) || !this.#runner.acceptsHeader(name, headers[name])) continue
+      added ??= { ...wire.headers }
+      // defineProperty, so that a header named `__proto__` stays a header.
+      Object.defineProperty(added, lower, { value: headers[name], enumerable: true, writable: true })
     }
     return added === undefined ? wire : { ...wire, headers: added }
   }

@@ -41,3 +41,17 @@ export function outcomeAttributes(
   if (error !== undefined) outcome[ERROR_TYPE] = error.code
   return outcome
 }
+
+/** `outcomeAttributes`, kept per route and outcome: a measurement per attempt allocates nothing. */
+export class OutcomeAttributes {
+  readonly #cache = new WeakMap<Attributes, Map<string, Attributes>>()
+
+  of(route: Attributes, status: number | undefined, error: { code: string } | undefined): Attributes {
+    let outcomes = this.#cache.get(route)
+    if (outcomes === undefined) this.#cache.set(route, (outcomes = new Map()))
+    const key = `${status} ${error?.code}`
+    let attributes = outcomes.get(key)
+    if (attributes === undefined) outcomes.set(key, (attributes = outcomeAttributes(route, status, error)))
+    return attributes
+  }
+}

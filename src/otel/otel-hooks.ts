@@ -11,13 +11,14 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api'
-import type { NotifyKitHooks } from '../core/hooks.js'
+import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
 import { VERSION } from '../version.js'
 import {
   ATTEMPTS,
   callAttributes,
   IDEMPOTENCY_KEY,
   OPERATION,
+  OutcomeAttributes,
   outcomeAttributes,
   RETRY_ATTEMPT,
   RETRY_DELAY_MS,
@@ -96,10 +97,20 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
     return instruments
   }
 
+  // Made once per route and outcome, not per call: the same few objects serve every measurement.
+  const routes = new Map<string, Attributes>()
+  const attributesOf = (call: CallInfo) => {
+    const key = `${call.operation} ${call.serverAddress}:${call.serverPort}`
+    let attributes = routes.get(key)
+    if (attributes === undefined) routes.set(key, (attributes = callAttributes(call)))
+    return attributes
+  }
+  const outcomes = new OutcomeAttributes()
+
   const hooks: NotifyKitHooks<CallSpan> = {
     onCallStart(call, parent) {
       measure()
-      const attributes = callAttributes(call)
+      const attributes = attributesOf(call)
       const parentContext = parent?.context ?? context.active()
       const name = parent === undefined ? call.operation : `${call.operation}.chunk`
       // A batch sends nothing itself: its requests are the CLIENT spans, each an HTTP exchange.
@@ -117,7 +128,7 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
     },
     onAttempt({ status, error, durationMs }, state) {
       // Per attempt, as the convention defines it: each retry is an HTTP request of its own.
-      measure().duration.record(durationMs / 1_000, outcomeAttributes(state.attributes, status, error))
+      measure().duration.record(durationMs / 1_000, outcomes.of(state.attributes, status, error))
     },
     onRetry({ call, attempt, reason, delayMs }, state) {
       state.span.addEvent('notifykit.retry', {

@@ -41,13 +41,16 @@ export interface SdkClientSpec {
   responseValidation: 'lenient' | 'off'
   /** `fetch`: the client is given the global fetch (FetchTransport); undici's transport otherwise. */
   transport?: 'fetch'
+  /** The client has `otelHooks()` from notifykit/otel, over discarding providers (bench/otel.ts). */
+  otel?: true
 }
 
 export type ClientSpec = RawClientSpec | SdkClientSpec
 
 export function clientName(spec: ClientSpec): string {
   if ('raw' in spec) return RAW_NAMES[spec.raw]
-  return `${spec.label} ${spec.responseValidation}${spec.transport === 'fetch' ? ' over fetch' : ''}`
+  const transport = spec.transport === 'fetch' ? ' over fetch' : ''
+  return `${spec.label} ${spec.responseValidation}${transport}${spec.otel ? ' + OpenTelemetry' : ''}`
 }
 
 export type Operation = 'trigger' | 'get'

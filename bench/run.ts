@@ -161,6 +161,7 @@ const MODE: Record<string, string> = { [clientName(LENIENT)]: 'lenient', [client
 
 const OVER_FETCH: SdkClientSpec = { ...LENIENT, transport: 'fetch' }
 MODE[clientName(OVER_FETCH)] = 'lenient, over fetch'
+const WITH_OTEL: SdkClientSpec = { ...LENIENT, otel: true }
 
 const SDK_CLIENTS = [clientName(LENIENT), clientName(OFF)]
 
@@ -239,6 +240,19 @@ function rows(
       }
     }
   }
+  // The price of OpenTelemetry on: the same client with otelHooks() against it without hooks.
+  result.push(
+    compareRow(
+      segments,
+      clientName(WITH_OTEL),
+      'trigger',
+      32,
+      'cpuUsPerCall',
+      'CPU µs/call, trigger, lenient + OpenTelemetry, concurrency 32',
+      { kind: 'max', ratio: 1.15 },
+      clientName(LENIENT),
+    ),
+  )
   for (const { concurrency, operation, client } of sdkScenarios()) {
     result.push(
       compareRow(
@@ -358,6 +372,7 @@ try {
       { ...LENIENT, packageUrl },
       { ...OFF, packageUrl },
       { ...OVER_FETCH, packageUrl },
+      { ...WITH_OTEL, packageUrl },
     ],
     rounds: settings.rounds,
     segmentMs: settings.segmentMs,

@@ -48,10 +48,16 @@ export class OutcomeAttributes {
 
   of(route: Attributes, status: number | undefined, error: { code: string } | undefined): Attributes {
     let outcomes = this.#cache.get(route)
-    if (outcomes === undefined) this.#cache.set(route, (outcomes = new Map()))
+    if (outcomes === undefined) {
+      outcomes = new Map()
+      this.#cache.set(route, outcomes)
+    }
     const key = `${status} ${error?.code}`
     let attributes = outcomes.get(key)
-    if (attributes === undefined) outcomes.set(key, (attributes = outcomeAttributes(route, status, error)))
+    if (attributes === undefined) {
+      attributes = outcomeAttributes(route, status, error)
+      outcomes.set(key, attributes)
+    }
     return attributes
   }
 }

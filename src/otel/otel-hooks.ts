@@ -102,7 +102,10 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
   const attributesOf = (call: CallInfo) => {
     const key = `${call.operation} ${call.serverAddress}:${call.serverPort}`
     let attributes = routes.get(key)
-    if (attributes === undefined) routes.set(key, (attributes = callAttributes(call)))
+    if (attributes === undefined) {
+      attributes = callAttributes(call)
+      routes.set(key, attributes)
+    }
     return attributes
   }
   const outcomes = new OutcomeAttributes()

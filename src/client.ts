@@ -3,7 +3,7 @@ import type { LogLevel } from './core/logger.js'
 import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
-import { CallHooks } from './internal/hooks.js'
+import { observer } from './internal/hooks.js'
 import { LevelLogger } from './internal/logger.js'
 import { checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
@@ -76,7 +76,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const settings = resolveSettings(options, readEnv)
     const logger = new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey)
     // Checked before the connection exists: a bad hook must not leave a pool open behind it.
-    const hooks = CallHooks.from(options.hooks, settings, logger)
+    const hooks = observer(options.hooks, settings, logger)
     const shared = derivedConnections.get(options)
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }

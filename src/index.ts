@@ -26,7 +26,6 @@ export {
 } from './core/errors.js'
 export type {
   AttemptInfo,
-  AttemptStartInfo,
   CallEndInfo,
   CallInfo,
   NotifyKitHooks,

@@ -7,13 +7,11 @@ export interface CallInfo {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   /** The route with its parameters unfilled, base path included: `/v1/events/trigger/{transactionId}`. */
   readonly urlTemplate: string
-  /** Host name of the service, from `baseUrl`. */
-  readonly serverAddress: string
-  /** Port of the service, from `baseUrl` (443 or 80 when it names none). */
-  readonly serverPort: number
+  /** Where the service is, from `baseUrl`: `https://api.example.com`, `http://127.0.0.1:4010`. */
+  readonly origin: string
   /**
-   * The idempotency key sent on every attempt (POST and PATCH). For a batch without a key of yours,
-   * the key made for it is set here before `onCallEnd`.
+   * The idempotency key sent on every attempt (POST and PATCH), set here before the first attempt;
+   * for a batch, before `onCallEnd`.
    */
   idempotencyKey: string | undefined
   /**
@@ -21,16 +19,10 @@ export interface CallInfo {
    * and each of its requests is a call of its own, started with this call's state as its parent.
    */
   readonly batch: boolean
-}
-
-/** Passed to `onAttemptStart` before each attempt is sent. */
-export interface AttemptStartInfo {
-  readonly call: CallInfo
-  /** 1 for the first attempt. */
-  readonly attempt: number
   /**
-   * Headers to add to this attempt, e.g. `traceparent`: set them here. Lower-case names; a header
-   * the request already has (`authorization`, `idempotency-key`, yours) is never replaced.
+   * Headers to send on every attempt of the call, e.g. `traceparent`: set them in `onCallStart`.
+   * Lower-case names; one the request already has (`authorization`, `idempotency-key`, yours) is
+   * never replaced, and one that breaks the rule of the `headers` option is dropped with a warning.
    */
   readonly headers: Record<string, string>
 }
@@ -42,7 +34,7 @@ export interface AttemptInfo {
   readonly attempt: number
   /** The response status, when a response came back. */
   readonly status: number | undefined
-  /** Why the attempt failed: a non-2xx status (an `ApiError`), a timeout, a connection error… */
+  /** Why no response came back: a timeout, a connection error… (a response's status is in `status`). */
   readonly error: NotifyKitError | undefined
   /** From sending to the whole response read, in milliseconds. */
   readonly durationMs: number
@@ -91,21 +83,18 @@ export interface CallEndInfo {
 export interface NotifyKitHooks<State = unknown> {
   /**
    * A call starts. What it returns is passed to the call's other callbacks. `parent` is this hook's
-   * state for the batch the call is a request of (a chunk of `events.triggerBulk`).
-   * @example `onCallStart: ({ operation }) => ({ started: Date.now(), operation })`
+   * state for the batch the call is a request of (a chunk of `events.triggerBulk`). Set
+   * `call.headers` to add headers to the call's attempts.
+   * @example `onCallStart: ({ operation, headers }) => { headers['x-caller'] = 'billing'; return Date.now() }`
    */
   onCallStart?(info: CallInfo, parent: State | undefined): State
   /**
-   * An attempt is about to be sent: set `info.headers` to add headers to it (trace context).
-   * @example `onAttemptStart: (info) => { info.headers['x-attempt'] = String(info.attempt) }`
+   * Runs the call: call `run` once, synchronously, inside whatever context your tracer keeps active,
+   * so that what the call does (the transport's own instrumentation, every attempt) nests under your
+   * span. A wrapper that does not call it, or throws, does not stop the call.
+   * @example `wrapCall: (run, state) => context.with(state.context, run)`
    */
-  onAttemptStart?(info: AttemptStartInfo, state: State): void
-  /**
-   * Runs the sending of each attempt: call `send` once, synchronously, inside whatever context your
-   * tracer keeps active (so that the transport's own instrumentation nests under your span).
-   * @example `wrapAttempt: (send, state) => context.with(state.context, send)`
-   */
-  wrapAttempt?(send: () => void, state: State): void
+  wrapCall?(run: () => void, state: State): void
   /**
    * An attempt ended, with a status or an error.
    * @example `onAttempt: ({ attempt, status, durationMs }) => console.log(attempt, status, durationMs)`

@@ -1,242 +1,151 @@
-import { ApiError, NotifyKitError } from '../core/errors.js'
+import type { WithResponse } from '../core/api-promise.js'
+import { NotifyKitError } from '../core/errors.js'
 import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
 import { headerProblem } from './headers.js'
 import type { LevelLogger } from './logger.js'
 import type { Operation } from './operation.js'
-import type { Transport, WireRequest, WireResponse } from './transport/types.js'
+import type { Transport, WireRequest } from './transport/types.js'
+
+// Small on purpose: every client bundles this module, hooks or not (the Worker bundle's budget). A
+// client holds an `Observe` only when hooks were given; without, a call allocates nothing for them
+// and reads no clock.
 
 type Hooks = NotifyKitHooks<unknown>
-type Callback = keyof Hooks
+type Callback = (argument: unknown, state: unknown) => unknown
+/** What a call's response, or its error (`NotifyKitError`, `ApiError`), says of how it went. */
+type Outcome = { attempts?: number; idempotencyKey?: string | undefined; status?: number }
 
-/** Where the calls go, as the hooks report it: from `baseUrl`, parsed once. */
-export interface HookServer {
-  origin: string
-  basePath: string
+/** What sends a call's attempts: the transport, or the call as the hooks see it. @internal */
+export interface Sender {
+  send: Transport['send']
+  /** Told of each attempt's outcome and of each retry; only an observed call listens. */
+  attempted?(status: number | undefined, error?: unknown): void
+  retrying?(reason: string, delayMs: number): void
+  /** Each hook's state for this call, by position; a batch's requests start with them as parents. */
+  states?: unknown[]
 }
 
 /**
- * The client's hooks, checked once at construction. The request core holds one only when hooks were
- * given, so that a client without hooks pays nothing per call: no info object, no clock read.
+ * Runs one call as the hooks see it: `run` sends it through the `Sender` it is given, and the end is
+ * reported from its outcome. `parent` is the batch (bulk send) the call is one request of.
  * @internal
  */
-export class CallHooks {
-  readonly #hooks: readonly Hooks[]
-  readonly #logger: LevelLogger
-  readonly #address: string
-  readonly #port: number
-  readonly #basePath: string
-  /** A broken hook is reported once per callback, not on every call. */
-  readonly #reported = new Set<string>()
+export type Observe = <T extends WithResponse<unknown>>(
+  operation: Operation<unknown, unknown>,
+  transport: Transport,
+  run: (sender: Sender) => Promise<T>,
+  parent?: Sender,
+  batch?: boolean,
+) => Promise<T>
 
-  constructor(hooks: readonly Hooks[], server: HookServer, logger: LevelLogger) {
-    this.#hooks = hooks
-    this.#logger = logger
-    const url = new URL(server.origin)
-    this.#address = url.hostname
-    this.#port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
-    this.#basePath = server.basePath
+/** The `hooks` option as an `Observe`, `undefined` when there are none; a configuration error if it is not hooks. */
+export function observer(
+  option: unknown,
+  settings: { origin: string; basePath: string },
+  logger: LevelLogger,
+): Observe | undefined {
+  const list = option === undefined ? [] : ([option].flat() as Hooks[])
+  // A callback that is not a function is reported at its first call, as one that throws is.
+  if (list.some((hooks) => Object(hooks) !== hooks))
+    throw new NotifyKitError('hooks must be an object of callbacks, or an array of them')
+  if (!list.length) return undefined
+  const reported = new Set<string>()
+  /** Warns of a broken hook once, not on every call. */
+  const report = (what: string, error: unknown) => {
+    if (reported.has(what)) return
+    reported.add(what)
+    logger.warn(`hook ${what}, ignored (reported once): ${(error as Error)?.message ?? error}`)
   }
 
-  /** The hooks of the `hooks` option, or `undefined` when there are none to call. */
-  static from(option: unknown, server: HookServer, logger: LevelLogger): CallHooks | undefined {
-    const hooks = checkHooks(option)
-    return hooks.length === 0 ? undefined : new CallHooks(hooks, server, logger)
-  }
-
-  /** Reports the start of a call; `parent` is the batch the call is one request of. */
-  start(
+  return <T extends WithResponse<unknown>>(
     operation: Operation<unknown, unknown>,
-    idempotencyKey: string | undefined,
-    parent?: ObservedCall,
+    transport: Transport,
+    run: (sender: Sender) => Promise<T>,
+    parent?: Sender,
     batch = false,
-  ): ObservedCall {
+  ): Promise<T> => {
+    const started = performance.now()
+    const headers: Record<string, string> = {}
     const call: CallInfo = {
       operation: operation.name,
       method: operation.method,
-      urlTemplate: this.#basePath + operation.path.template,
-      serverAddress: this.#address,
-      serverPort: this.#port,
-      idempotencyKey,
+      urlTemplate: settings.basePath + operation.path.template,
+      origin: settings.origin,
+      idempotencyKey: undefined,
       batch,
+      headers,
     }
-    const states = this.#hooks.map((hook, index) =>
-      this.run(hook, 'onCallStart', () => hook.onCallStart?.(call, parent?.states[index])),
-    )
-    return new ObservedCall(this, this.#hooks, states, call)
-  }
-
-  /** Calls one callback; what it throws is logged once and goes no further. */
-  run<T>(hook: Hooks, callback: Callback, body: () => T): T | undefined {
-    if (hook[callback] === undefined) return undefined
-    try {
-      return body()
-    } catch (error) {
-      this.#reportOnce(`${this.#hooks.indexOf(hook)}.${callback}`, `${callback} threw`, error)
-      return undefined
+    const states: unknown[] = []
+    /** Each hook's `callback` (or the one at `only`) with its state; what one throws goes no further. */
+    const emit = (callback: keyof Hooks, argument: unknown, only?: number) => {
+      list.forEach((hook, index) => {
+        if (only !== undefined && only !== index) return
+        try {
+          const start = callback === 'onCallStart'
+          const state = (hook[callback] as Callback | undefined)?.call(
+            hook,
+            argument,
+            start ? parent?.states?.[index] : states[index],
+          )
+          if (start) states[index] = state
+        } catch (error) {
+          report(`${callback} threw`, error)
+        }
+      })
     }
-  }
-
-  /** Whether a header a hook set passes the rule of a call's own headers; a bad one is never sent. */
-  acceptsHeader(name: string, value: unknown): boolean {
-    const problem = headerProblem(name, value)
-    if (problem !== undefined)
-      this.#reportOnce(`header.${name}`, `onAttemptStart set header ${JSON.stringify(name)}`, problem)
-    return problem === undefined
-  }
-
-  #reportOnce(key: string, what: string, error: unknown): void {
-    if (this.#reported.has(key)) return
-    this.#reported.add(key)
-    const reason = error instanceof Error ? error.message : String(error)
-    this.#logger.warn(`hooks: ${what}, ignored (reported once): ${reason}`)
-  }
-}
-
-/**
- * One call as the hooks see it: its info, each hook's state, and the clock. Made only when the
- * client has hooks.
- * @internal
- */
-export class ObservedCall {
-  readonly #runner: CallHooks
-  readonly #hooks: readonly Hooks[]
-  /** Each hook's state, by position: a batch hands them to its requests as their parents. */
-  readonly states: readonly unknown[]
-  readonly #call: CallInfo
-  readonly #started = performance.now()
-  #attempt = 0
-  #attemptStarted = 0
-  #status: number | undefined
-
-  constructor(runner: CallHooks, hooks: readonly Hooks[], states: readonly unknown[], call: CallInfo) {
-    this.#runner = runner
-    this.#hooks = hooks
-    this.states = states
-    this.#call = call
-  }
-
-  /**
-   * Sends one attempt: the hooks add their headers and wrap the sending; then `onAttempt` hears how
-   * it went. A status that is not 2xx is reported by the core, which classifies it (`attempted`).
-   */
-  async send(
-    transport: Transport,
-    wire: WireRequest,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<WireResponse> {
-    const attempt = ++this.#attempt
-    const request = this.#withHeaders(wire, attempt)
-    this.#attemptStarted = performance.now()
-    let sending: Promise<WireResponse> | undefined
-    const send = () => {
-      sending ??= transport.send(request, timeoutMs, signal)
-      return sending
+    let attempt = 0
+    let attemptStarted = 0
+    let lastStatus: number | undefined
+    emit('onCallStart', call)
+    const sender: Sender = {
+      states,
+      retrying: (reason, delayMs) => emit('onRetry', { call, attempt, reason, delayMs }),
+      send(wire: WireRequest, timeoutMs: number, signal?: AbortSignal) {
+        if (!attempt++) {
+          call.idempotencyKey = wire.headers['idempotency-key']
+          // Into the call's own headers, made for it alone: no copy per attempt.
+          for (const name in headers) {
+            // The rule of a call's own headers: no way to smuggle a CR-LF in, nor to replace one.
+            const problem = headerProblem(name, headers[name])
+            if (problem) report(`header ${JSON.stringify(name)}`, problem)
+            // A header named `__proto__` is dropped here: assigning a string sets no prototype.
+            else wire.headers[name.toLowerCase()] ??= headers[name] as string
+          }
+        }
+        attemptStarted = performance.now()
+        return transport.send(wire, timeoutMs, signal)
+      },
+      attempted: (status, error) => {
+        lastStatus = status ?? lastStatus
+        emit('onAttempt', { call, attempt, status, error, durationMs: performance.now() - attemptStarted })
+      },
     }
-    // The first hook's wrapper runs outermost, as its span is the outermost.
-    let run: () => void = send
-    for (let index = this.#hooks.length - 1; index >= 0; index--) {
-      const hook = this.#hooks[index] as Hooks
-      if (hook.wrapAttempt === undefined) continue
-      const inner = run
-      run = () => this.#runner.run(hook, 'wrapAttempt', () => hook.wrapAttempt?.(inner, this.states[index]))
+    /** From the result's response or the error: both say how many attempts, which key, what status. */
+    const end = (result: unknown, error: unknown, { attempts = 0, idempotencyKey, status }: Outcome) => {
+      call.idempotencyKey ??= idempotencyKey
+      status ??= lastStatus
+      emit('onCallEnd', { call, attempts, status, result, error, durationMs: performance.now() - started })
     }
-    run()
-    // A wrapper that threw before calling `send`, or never called it: the attempt goes out all the same, once.
-    return send()
-  }
-
-  /** The attempt's outcome: a status (2xx or classified into `error`), or the error alone. */
-  attempted(status: number | undefined, error: NotifyKitError | undefined): void {
-    if (status !== undefined) this.#status = status
-    const info = {
-      call: this.#call,
-      attempt: this.#attempt,
-      status,
-      error,
-      durationMs: performance.now() - this.#attemptStarted,
+    let outcome: Promise<T> | undefined
+    // Runs once, whatever a wrapper does: calls `go` twice, never, or throws.
+    const go = () => {
+      outcome ??= run(sender).then(
+        (result) => {
+          end(result.data, undefined, result.response)
+          return result
+        },
+        (error) => {
+          end(undefined, error, error)
+          throw error
+        },
+      )
     }
-    this.#each('onAttempt', (hook, state) => hook.onAttempt?.(info, state))
+    // The first hook's wrapper outermost: its context is the outermost.
+    list.reduceRight<() => void>(
+      (inner, hook, index) => (hook.wrapCall ? () => emit('wrapCall', inner, index) : inner),
+      go,
+    )()
+    go()
+    return outcome as Promise<T>
   }
-
-  retrying(reason: string, delayMs: number): void {
-    const info = { call: this.#call, attempt: this.#attempt, reason, delayMs }
-    this.#each('onRetry', (hook, state) => hook.onRetry?.(info, state))
-  }
-
-  /** A batch passes what it learnt from its requests: their key's base, the last status. */
-  succeeded(result: unknown, attempts: number, batch?: { idempotencyKey: string; status: number }): void {
-    if (batch !== undefined) this.#status = batch.status
-    this.#end(result, undefined, attempts, batch?.idempotencyKey)
-  }
-
-  failed(error: unknown, attempts: number): void {
-    const failure = error instanceof NotifyKitError ? error : undefined
-    if (failure instanceof ApiError) this.#status = failure.status
-    this.#end(undefined, failure, attempts, failure?.idempotencyKey)
-  }
-
-  #end(result: unknown, error: NotifyKitError | undefined, attempts: number, key: string | undefined) {
-    if (this.#call.idempotencyKey === undefined) this.#call.idempotencyKey = key
-    const info = {
-      call: this.#call,
-      attempts,
-      status: this.#status,
-      result,
-      error,
-      durationMs: performance.now() - this.#started,
-    }
-    this.#each('onCallEnd', (hook, state) => hook.onCallEnd?.(info, state))
-  }
-
-  /** The request with the headers the hooks set for this attempt; never one it already has. */
-  #withHeaders(wire: WireRequest, attempt: number): WireRequest {
-    const headers: Record<string, string> = {}
-    const info = { call: this.#call, attempt, headers }
-    this.#each('onAttemptStart', (hook, state) => hook.onAttemptStart?.(info, state))
-    let added: Record<string, string> | undefined
-    for (const name in headers) {
-      const lower = name.toLowerCase()
-      // Checked as a call's own headers are: a hook must not be a way to smuggle a CR-LF in.
-      if (Object.hasOwn(wire.headers, lower) || !this.#runner.acceptsHeader(name, headers[name])) continue
-      added ??= { ...wire.headers }
-      // defineProperty, so that a header named `__proto__` stays a header.
-      Object.defineProperty(added, lower, { value: headers[name], enumerable: true, writable: true })
-    }
-    return added === undefined ? wire : { ...wire, headers: added }
-  }
-
-  #each(callback: Callback, body: (hook: Hooks, state: unknown) => void): void {
-    this.#hooks.forEach((hook, index) => {
-      this.#runner.run(hook, callback, () => body(hook, this.states[index]))
-    })
-  }
-}
-
-const CALLBACKS: readonly Callback[] = [
-  'onCallStart',
-  'onAttemptStart',
-  'wrapAttempt',
-  'onAttempt',
-  'onRetry',
-  'onCallEnd',
-]
-
-/** The `hooks` option as a list, or the configuration error that says what is wrong with it. */
-function checkHooks(option: unknown): Hooks[] {
-  if (option === undefined) return []
-  const list: unknown[] = Array.isArray(option) ? option : [option]
-  return list.map((hooks, index) => {
-    const where = Array.isArray(option) ? `hooks[${index}]` : 'hooks'
-    if (hooks === null || typeof hooks !== 'object') {
-      throw new NotifyKitError(`${where} must be an object of callbacks (onCallStart, onCallEnd…)`)
-    }
-    for (const callback of CALLBACKS) {
-      const value = (hooks as Record<string, unknown>)[callback]
-      if (value !== undefined && typeof value !== 'function') {
-        throw new NotifyKitError(`${where}.${callback} must be a function`)
-      }
-    }
-    return hooks as Hooks
-  })
 }

@@ -10,7 +10,7 @@ import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
 import { deadlineError } from './deadline.js'
 import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
-import type { CallHooks, ObservedCall } from './hooks.js'
+import type { Observe, Sender } from './hooks.js'
 import { issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
@@ -38,7 +38,7 @@ interface RequestCoreConfig {
   logger: LevelLogger
   logBodies: boolean
   /** Absent when the client has no hooks: then no call pays for them. */
-  hooks: CallHooks | undefined
+  hooks: Observe | undefined
 }
 
 /** What a batch of requests (bulk) needs of the core: `execute`, its requests reported as parts of it. */
@@ -109,11 +109,44 @@ export class RequestCore {
    * The pipeline itself, for callers that combine several requests into one result (bulk); `batch`
    * is the call, as the hooks see it, that this request is part of.
    */
-  async execute<Body, Result>(
+  execute<Body, Result>(
     operation: Operation<Body, Result>,
     input: CallInput,
     options: RequestOptions = NO_OPTIONS,
-    batch?: ObservedCall,
+    batch?: Sender,
+  ): Promise<WithResponse<Result>> {
+    const { hooks, transport } = this.#config
+    return hooks
+      ? hooks(operation, transport, (observed) => this.#execute(operation, input, options, observed), batch)
+      : this.#execute(operation, input, options, transport)
+  }
+
+  /**
+   * Runs a call made of several requests (bulk) as one call for the hooks: each request `run` makes
+   * through the executor it is given is reported as a part of it.
+   */
+  batch<Result>(
+    operation: Operation<unknown, unknown>,
+    run: (executor: Executor) => Promise<WithResponse<Result>>,
+  ): Promise<WithResponse<Result>> {
+    const { hooks, transport } = this.#config
+    return hooks
+      ? hooks(
+          operation,
+          transport,
+          (batch) => run({ execute: (op, input, options) => this.execute(op, input, options, batch) }),
+          undefined,
+          true,
+        )
+      : run(this)
+  }
+
+  /** `sender` is the transport, or the call as the hooks see it (which sends through the transport). */
+  async #execute<Body, Result>(
+    operation: Operation<Body, Result>,
+    input: CallInput,
+    options: RequestOptions,
+    sender: Sender,
   ): Promise<WithResponse<Result>> {
     // Steps 1 and 2: everything that can be wrong with the call fails here, before the network.
     let wire: WireRequest
@@ -123,51 +156,22 @@ export class RequestCore {
     } catch (error) {
       // Nothing was sent: the route as documented, and no idempotency key.
       const route = { method: operation.method, path: this.#config.basePath + operation.path.template }
-      const failure = callError(error, operation, route)
-      this.#config.hooks?.start(operation, undefined, batch).failed(failure, 0)
-      throw failure
+      throw callError(error, operation, route)
     }
     const idempotencyKey = wire.headers['idempotency-key']
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
-    const observed = this.#config.hooks?.start(operation, idempotencyKey, batch)
     try {
-      const response = await this.#attempt(wire, options, call, observed)
+      const response = await this.#attempt(wire, options, call, sender)
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
       const requestId = requestIdOf(response.headers)
-      observed?.succeeded(data, attempts)
       return {
         data,
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      const failure = callError(error, operation, call)
-      observed?.failed(failure, call.attempts)
-      throw failure
-    }
-  }
-
-  /**
-   * Runs a call made of several requests (bulk) as one call for the hooks: each request `run` makes
-   * through the executor it is given is reported as a part of it.
-   */
-  async batch<Result>(
-    operation: Operation<unknown, unknown>,
-    options: RequestOptions | undefined,
-    run: (executor: Executor) => Promise<WithResponse<Result>>,
-  ): Promise<WithResponse<Result>> {
-    const hooks = this.#config.hooks
-    if (hooks === undefined) return run(this)
-    const observed = hooks.start(operation, options?.idempotencyKey, undefined, true)
-    try {
-      const outcome = await run({ execute: (op, input, opts) => this.execute(op, input, opts, observed) })
-      const { attempts, idempotencyKey, status } = outcome.response
-      observed.succeeded(outcome.data, attempts, { idempotencyKey: idempotencyKey as string, status })
-      return outcome
-    } catch (error) {
-      observed.failed(error, (error as { attempts?: number }).attempts ?? 0)
-      throw error
+      throw callError(error, operation, call)
     }
   }
 
@@ -203,12 +207,7 @@ export class RequestCore {
 
   // Steps 3 and 4: the attempt loop, classifying each outcome as the result or a failure. The retry
   // policy decides what a failure leads to; this loop owns the clock and the logs.
-  async #attempt(
-    wire: WireRequest,
-    options: RequestOptions,
-    call: { attempts: number },
-    observed: ObservedCall | undefined,
-  ) {
+  async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }, sender: Sender) {
     const config = this.#config
     const maxRetries = options.maxRetries ?? config.maxRetries
     const timeoutMs = options.timeoutMs ?? config.timeoutMs
@@ -227,18 +226,16 @@ export class RequestCore {
       const started = this.#debug ? performance.now() : 0
       let failure: NotifyKitError | undefined
       try {
-        const response = await (observed === undefined
-          ? config.transport.send(wire, attemptTimeout, signal)
-          : observed.send(config.transport, wire, attemptTimeout, signal))
+        const response = await sender.send(wire, attemptTimeout, signal)
         this.#logAttempt(wire, response, attempts, started)
+        sender.attempted?.(response.status)
         const ok = response.status >= 200 && response.status < 300
         failure = ok ? undefined : apiErrorOf(response)
-        observed?.attempted(response.status, failure)
         if (failure === undefined) return response
       } catch (error) {
         if (!(error instanceof NotifyKitError)) throw error
         this.#logFailedAttempt(wire, error, attempts, started)
-        observed?.attempted(undefined, error)
+        sender.attempted?.(undefined, error)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
           throw deadlineError(options.deadlineMs, { cause: error })
         failure = error
@@ -259,7 +256,7 @@ export class RequestCore {
           reason: decision.reason,
         },
       )
-      observed?.retrying(decision.reason, decision.delayMs)
+      sender.retrying?.(decision.reason, decision.delayMs)
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
   }

@@ -17,47 +17,77 @@ export const RETRY_REASON = 'notifykit.retry.reason'
 export const RETRY_DELAY_MS = 'notifykit.retry.delay_ms'
 export const RETRY_ATTEMPT = 'notifykit.retry.attempt'
 
-/** What every span and measurement of a call says about where it went; never a header or a body. */
-export function callAttributes(call: CallInfo): Attributes {
-  return {
-    [HTTP_REQUEST_METHOD]: call.method,
-    [SERVER_ADDRESS]: call.serverAddress,
-    [SERVER_PORT]: call.serverPort,
-    [URL_TEMPLATE]: call.urlTemplate,
-    [OPERATION]: call.operation,
+/**
+ * One operation on one service, and the attribute sets its spans and measurements use, each made
+ * once: the SDK is handed the same objects call after call, and nothing is built per call.
+ */
+export class Route {
+  /** Where the call went; never a header or a body. */
+  readonly attributes: Attributes
+  /** `notifykit.operation` alone: the counters' attributes. */
+  readonly operation: Attributes
+  readonly #byStatus = new Map<number, Attributes>()
+  readonly #byError = new Map<string, Attributes>()
+  readonly #retries = new Map<string, Attributes>()
+
+  constructor(call: CallInfo) {
+    const url = new URL(call.origin)
+    this.operation = { [OPERATION]: call.operation }
+    this.attributes = {
+      [HTTP_REQUEST_METHOD]: call.method,
+      [SERVER_ADDRESS]: url.hostname,
+      [SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+      [URL_TEMPLATE]: call.urlTemplate,
+      ...this.operation,
+    }
+  }
+
+  /**
+   * The route's attributes with the outcome of an attempt, as the convention puts it: the status that
+   * came back, and for a failure, `error.type`: the status as a string, or the error class's stable
+   * code (`NOTIFYKIT_TIMEOUT`) when no response came back; never a message (an API error's quotes the body).
+   */
+  outcome(status: number | undefined, error: { code: string } | undefined): Attributes {
+    const outcomes = status === undefined ? this.#byError : this.#byStatus
+    const key = status ?? error?.code ?? ''
+    let attributes = (outcomes as Map<unknown, Attributes>).get(key)
+    if (attributes === undefined) {
+      attributes = { ...this.attributes }
+      if (status !== undefined) attributes[HTTP_RESPONSE_STATUS_CODE] = status
+      const errorType = status === undefined ? error?.code : status >= 400 ? String(status) : undefined
+      if (errorType !== undefined) attributes[ERROR_TYPE] = errorType
+      ;(outcomes as Map<unknown, Attributes>).set(key, attributes)
+    }
+    return attributes
+  }
+
+  /** `notifykit.operation` and `notifykit.retry.reason`: the retries counter's attributes. */
+  retry(reason: string): Attributes {
+    let attributes = this.#retries.get(reason)
+    if (attributes === undefined) {
+      attributes = { ...this.operation, [RETRY_REASON]: reason }
+      this.#retries.set(reason, attributes)
+    }
+    return attributes
   }
 }
 
-/** The outcome, as the conventions put it: the status that came back, the kind of error. */
-export function outcomeAttributes(
-  attributes: Attributes,
-  status: number | undefined,
-  error: { code: string } | undefined,
-): Attributes {
-  const outcome = { ...attributes }
-  if (status !== undefined) outcome[HTTP_RESPONSE_STATUS_CODE] = status
-  // The error class's stable code (`NOTIFYKIT_TIMEOUT`), never its message: an API error's message
-  // quotes the response body.
-  if (error !== undefined) outcome[ERROR_TYPE] = error.code
-  return outcome
-}
+/** The routes seen so far, by service, route and operation: nothing allocated per call to find one. */
+export class Routes {
+  readonly #routes = new Map<string, Map<string, Map<string, Route>>>()
 
-/** `outcomeAttributes`, kept per route and outcome: a measurement per attempt allocates nothing. */
-export class OutcomeAttributes {
-  readonly #cache = new WeakMap<Attributes, Map<string, Attributes>>()
+  of(call: CallInfo): Route {
+    const route = this.#routes.get(call.origin)?.get(call.urlTemplate)?.get(call.operation)
+    return route ?? this.#add(call)
+  }
 
-  of(route: Attributes, status: number | undefined, error: { code: string } | undefined): Attributes {
-    let outcomes = this.#cache.get(route)
-    if (outcomes === undefined) {
-      outcomes = new Map()
-      this.#cache.set(route, outcomes)
-    }
-    const key = `${status} ${error?.code}`
-    let attributes = outcomes.get(key)
-    if (attributes === undefined) {
-      attributes = outcomeAttributes(route, status, error)
-      outcomes.set(key, attributes)
-    }
-    return attributes
+  #add(call: CallInfo): Route {
+    const route = new Route(call)
+    const byTemplate = this.#routes.get(call.origin) ?? new Map<string, Map<string, Route>>()
+    const byOperation = byTemplate.get(call.urlTemplate) ?? new Map<string, Route>()
+    byOperation.set(call.operation, route)
+    byTemplate.set(call.urlTemplate, byOperation)
+    this.#routes.set(call.origin, byTemplate)
+    return route
   }
 }

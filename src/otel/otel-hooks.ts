@@ -1,5 +1,4 @@
 import {
-  type Attributes,
   type Context,
   context,
   type MeterProvider,
@@ -11,18 +10,18 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api'
-import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
+import type { NotifyKitHooks } from '../core/hooks.js'
 import { VERSION } from '../version.js'
 import {
   ATTEMPTS,
-  callAttributes,
+  ERROR_TYPE,
+  HTTP_RESPONSE_STATUS_CODE,
   IDEMPOTENCY_KEY,
-  OPERATION,
-  OutcomeAttributes,
-  outcomeAttributes,
   RETRY_ATTEMPT,
   RETRY_DELAY_MS,
   RETRY_REASON,
+  type Route,
+  Routes,
 } from './attributes.js'
 import { createInstruments, type Instruments } from './instruments.js'
 
@@ -55,11 +54,11 @@ export interface OtelHooksOptions {
   propagateContext?: boolean
 }
 
-/** A call's span, and the context in which it is the active span. */
+/** A call's span, the context in which it is the active span, and its route. */
 interface CallSpan {
   readonly span: Span
   readonly context: Context
-  readonly attributes: Attributes
+  readonly route: Route
 }
 
 const SCOPE = 'notifykit'
@@ -96,64 +95,61 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
     )
     return instruments
   }
-
-  // Made once per route and outcome, not per call: the same few objects serve every measurement.
-  const routes = new Map<string, Attributes>()
-  const attributesOf = (call: CallInfo) => {
-    const key = `${call.operation} ${call.serverAddress}:${call.serverPort}`
-    let attributes = routes.get(key)
-    if (attributes === undefined) {
-      attributes = callAttributes(call)
-      routes.set(key, attributes)
-    }
-    return attributes
-  }
-  const outcomes = new OutcomeAttributes()
+  // Attribute sets made once per route and outcome: nothing is built per call.
+  const routes = new Routes()
 
   const hooks: NotifyKitHooks<CallSpan> = {
     onCallStart(call, parent) {
-      measure()
-      const attributes = attributesOf(call)
+      const route = routes.of(call)
       const parentContext = parent?.context ?? context.active()
-      const name = parent === undefined ? call.operation : `${call.operation}.chunk`
       // A batch sends nothing itself: its requests are the CLIENT spans, each an HTTP exchange.
-      const kind = call.batch ? SpanKind.INTERNAL : SpanKind.CLIENT
-      const span = tracer.startSpan(name, { kind, attributes }, parentContext)
-      return { span, context: trace.setSpan(parentContext, span), attributes }
+      const span = call.batch
+        ? tracer.startSpan(
+            call.operation,
+            { kind: SpanKind.INTERNAL, attributes: route.attributes },
+            parentContext,
+          )
+        : tracer.startSpan(
+            parent === undefined ? call.operation : `${call.operation}.chunk`,
+            { kind: SpanKind.CLIENT, attributes: route.attributes },
+            parentContext,
+          )
+      const spanContext = trace.setSpan(parentContext, span)
+      // Once per call: every attempt names the call's span as its parent.
+      if (propagateContext && !call.batch) propagation.inject(spanContext, call.headers)
+      return { span, context: spanContext, route }
     },
-    onAttemptStart(info, state) {
-      if (propagateContext) propagation.inject(state.context, info.headers)
-    },
-    wrapAttempt(send, state) {
-      // Instrumentation of the transport (undici's diagnostics channels) takes the active span as
-      // the parent of its HTTP span.
-      context.with(state.context, send)
+    wrapCall(run, state) {
+      // Instrumentation of the transport (undici's diagnostics channels, an instrumented fetch) takes
+      // the active span as the parent of its HTTP span; a bulk send's requests take it as theirs.
+      context.with(state.context, run)
     },
     onAttempt({ status, error, durationMs }, state) {
       // Per attempt, as the convention defines it: each retry is an HTTP request of its own.
-      measure().duration.record(durationMs / 1_000, outcomes.of(state.attributes, status, error))
+      measure().duration.record(durationMs / 1_000, state.route.outcome(status, error))
     },
-    onRetry({ call, attempt, reason, delayMs }, state) {
+    onRetry({ attempt, reason, delayMs }, state) {
       state.span.addEvent('notifykit.retry', {
         [RETRY_REASON]: reason,
         [RETRY_DELAY_MS]: delayMs,
         [RETRY_ATTEMPT]: attempt + 1,
       })
-      measure().retries.add(1, { [OPERATION]: call.operation, [RETRY_REASON]: reason })
+      measure().retries.add(1, state.route.retry(reason))
     },
-    onCallEnd({ call, attempts, status, result, error }, state) {
-      const { span } = state
+    onCallEnd({ call, attempts, status, result, error }, { span, route }) {
       if (recordIdempotencyKey && call.idempotencyKey !== undefined) {
         span.setAttribute(IDEMPOTENCY_KEY, call.idempotencyKey)
       }
-      span.setAttributes(outcomeAttributes({ [ATTEMPTS]: attempts }, call.batch ? undefined : status, error))
+      span.setAttribute(ATTEMPTS, attempts)
+      if (status !== undefined && !call.batch) span.setAttribute(HTTP_RESPONSE_STATUS_CODE, status)
       if (error !== undefined) {
-        // The class name only: messages of API errors quote the response body.
+        // The class's stable code and name only: messages of API errors quote the response body.
+        span.setAttribute(ERROR_TYPE, error.code)
         span.setStatus({ code: SpanStatusCode.ERROR, message: error.name })
       } else if (!call.batch) {
         // Counted per request, not per batch: a bulk send that fails half-way still sent half.
         const events = eventsSent(call.operation, result)
-        if (events > 0) measure().triggered.add(events, { [OPERATION]: call.operation })
+        if (events > 0) measure().triggered.add(events, route.operation)
       }
       span.end()
     },

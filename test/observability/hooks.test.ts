@@ -19,8 +19,8 @@ function recordingHooks(log: string[], tag = ''): NotifyKitHooks<string> {
       log.push(`${tag}start:${operation}${parent ? ` in ${parent}` : ''}`)
       return `${tag}${operation}`
     },
-    onAttemptStart: ({ attempt }, state) => log.push(`${tag}attemptStart:${attempt} (${state})`),
-    onAttempt: ({ attempt, status, error }) => log.push(`${tag}attempt:${attempt} ${status} ${error?.code}`),
+    onAttempt: ({ attempt, status, error }, state) =>
+      log.push(`${tag}attempt:${attempt} ${status} ${error?.code} (${state})`),
     onRetry: ({ attempt, reason, delayMs }) => log.push(`${tag}retry:${attempt} ${reason} ${delayMs}`),
     onCallEnd: ({ attempts, status, error }) => log.push(`${tag}end:${attempts} ${status} ${error?.code}`),
   }
@@ -45,11 +45,9 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     await client.events.trigger(EVENT)
     expect(log).toEqual([
       'start:events.trigger',
-      'attemptStart:1 (events.trigger)',
-      'attempt:1 503 NOTIFYKIT_INTERNAL_SERVER',
+      'attempt:1 503 undefined (events.trigger)',
       'retry:1 status 503 0',
-      'attemptStart:2 (events.trigger)',
-      'attempt:2 201 undefined',
+      'attempt:2 201 undefined (events.trigger)',
       'end:2 201 undefined',
     ])
   })
@@ -70,10 +68,11 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
         operation: 'events.trigger',
         method: 'POST',
         urlTemplate: '/v1/events/trigger',
-        serverAddress: 'fake.test',
-        serverPort: 443,
-        idempotencyKey: 'welcome-alice',
+        origin: 'https://fake.test',
+        // Known from the first attempt on: the client makes one when the caller gave none.
+        idempotencyKey: undefined,
         batch: false,
+        headers: {},
       },
       {
         key: 'welcome-alice',
@@ -84,10 +83,21 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
         operation: 'events.cancel',
         method: 'DELETE',
         urlTemplate: '/v1/events/trigger/{transactionId}',
-        idempotencyKey: undefined,
       }),
       { key: undefined, result: false, durationMs: expect.any(Number) },
     ])
+  })
+
+  it('see the key the client made, from the first attempt', async () => {
+    const keys: (string | undefined)[] = []
+    const { fake, client } = clientWith({
+      hooks: { onAttempt: ({ call }) => keys.push(call.idempotencyKey) },
+    })
+    fake.failNext(RETRY_NOW)
+    await client.events.trigger(EVENT)
+    const sent = fake.requests.map((request) => request.headers['idempotency-key'])
+    expect(keys).toEqual(sent)
+    expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it('see a call refused before sending: start and end, no attempt', async () => {
@@ -119,10 +129,8 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     expect(log).toEqual([
       'a.start:events.cancel',
       'b.start:events.cancel',
-      'a.attemptStart:1 (a.events.cancel)',
-      'b.attemptStart:1 (b.events.cancel)',
-      'a.attempt:1 200 undefined',
-      'b.attempt:1 200 undefined',
+      'a.attempt:1 200 undefined (a.events.cancel)',
+      'b.attempt:1 200 undefined (b.events.cancel)',
       'a.end:1 200 undefined',
       'b.end:1 200 undefined',
     ])
@@ -148,8 +156,7 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     const log: string[] = []
     const throwing: NotifyKitHooks = {
       onCallStart: boom,
-      onAttemptStart: boom,
-      wrapAttempt: boom,
+      wrapCall: boom,
       onAttempt: boom,
       onRetry: boom,
       onCallEnd: boom,
@@ -165,33 +172,49 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
       'end:1 200 undefined',
     ])
     const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message)
-    expect(warnings).toHaveLength(6)
-    expect(warnings[0]).toBe('notifykit: hooks: onCallStart threw, ignored (reported once): tracer down')
+    expect(warnings).toHaveLength(5)
+    expect(warnings[0]).toBe('notifykit: hook onCallStart threw, ignored (reported once): tracer down')
   })
 
-  it('a wrapper runs the attempt inside it, once, even if it calls send twice or not at all', async () => {
-    for (const wrapAttempt of [
-      (send: () => void) => {
-        send()
-        send()
+  it('a wrapper runs the call inside it, once, even if it calls run twice or not at all', async () => {
+    for (const wrapCall of [
+      (run: () => void) => {
+        run()
+        run()
       },
       () => undefined,
     ]) {
-      const { fake, client } = clientWith({ hooks: { wrapAttempt } })
+      const { fake, client } = clientWith({ hooks: { wrapCall } })
       await client.events.cancel('tx-1')
       expect(fake.requests).toHaveLength(1)
     }
   })
 
-  it('headers set in onAttemptStart go out on that attempt; the ones the client owns are never replaced', async () => {
+  it('wrappers nest, the first hook outermost, and the call runs inside them', async () => {
+    const log: string[] = []
+    const wrapper = (name: string): NotifyKitHooks => ({
+      wrapCall: (run) => {
+        log.push(`${name} in`)
+        run()
+        log.push(`${name} out`)
+      },
+      onCallEnd: () => log.push(`${name} end`),
+    })
+    const { client } = clientWith({ hooks: [wrapper('a'), wrapper('b')] })
+    await client.events.cancel('tx-1')
+    expect(log).toEqual(['a in', 'b in', 'b out', 'a out', 'a end', 'b end'])
+  })
+
+  it('headers set in onCallStart go out on every attempt; the ones the client owns are never replaced', async () => {
     const logs = captureLogs()
     const { fake, client } = clientWith({
       logger: logs.logger,
       hooks: {
-        onAttemptStart: ({ attempt, headers }) => {
-          headers.traceparent = `00-${'1'.repeat(32)}-${String(attempt).padStart(16, '0')}-01`
+        onCallStart: ({ headers }) => {
+          headers.traceparent = `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01`
           headers.Authorization = 'ApiKey stolen'
           headers['idempotency-key'] = 'other'
+          headers['content-type'] = 'text/plain'
           headers['x-bad'] = 'a\r\nb'
         },
       },
@@ -199,21 +222,39 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     fake.failNext(RETRY_NOW)
     await client.events.trigger(EVENT, { idempotencyKey: 'mine' })
     const sent = fake.requests.map((request) => request.headers)
-    expect(sent.map((headers) => headers.traceparent?.slice(36, 52))).toEqual([
-      '0000000000000001',
-      '0000000000000002',
-    ])
+    expect(sent).toHaveLength(2)
     for (const headers of sent) {
+      expect(headers.traceparent).toBe(`00-${'1'.repeat(32)}-${'2'.repeat(16)}-01`)
       expect(headers.authorization).toBe(`ApiKey ${API_KEY}`)
       expect(headers['idempotency-key']).toBe('mine')
+      expect(headers['content-type']).toBe('application/json')
       expect(headers['x-bad']).toBeUndefined()
     }
+    const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message)
+    expect(warnings).toEqual([
+      'notifykit: hook header "Authorization", ignored (reported once): is set by the client and cannot be overridden here',
+      'notifykit: hook header "idempotency-key", ignored (reported once): is set by the client and cannot be overridden here',
+      'notifykit: hook header "x-bad", ignored (reported once): has a control character (CR, LF, NUL, tab, …) in its value',
+    ])
   })
 
-  it('a hooks option that is not hooks is a configuration error at construction', () => {
+  it('a callback that is not a function is reported at its call, never failing it', async () => {
+    const logs = captureLogs()
+    const { client } = clientWith({
+      logger: logs.logger,
+      hooks: [{}, { onCallEnd: 'no' } as unknown as NotifyKitHooks],
+    })
+    await expect(client.events.cancel('tx-1')).resolves.toBe(false)
+    const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message)
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^notifykit: hook onCallEnd threw, ignored \(reported once\): /)
+  })
+
+  it('a hooks option that is not hooks is a configuration error at construction; an empty list is none', () => {
     const construct = (hooks: unknown) => () =>
       new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', hooks: hooks as NotifyKitHooks })
-    expect(construct(42)).toThrow('hooks must be an object of callbacks (onCallStart, onCallEnd…)')
-    expect(construct([{}, { onCallEnd: 'no' }])).toThrow('hooks[1].onCallEnd must be a function')
+    expect(construct(42)).toThrow('hooks must be an object of callbacks, or an array of them')
+    expect(construct([{}, null])).toThrow('hooks must be an object of callbacks, or an array of them')
+    expect(construct([])).not.toThrow()
   })
 })

@@ -222,7 +222,7 @@ describe.each(TRANSPORTS)('otelHooks over %s', (transport) => {
     expect(off.fake.requests[0]?.headers.traceparent).toBeUndefined()
   })
 
-  it('http.client.request.duration: one measurement per attempt, in seconds, by status', async () => {
+  it('http.client.request.duration: one measurement per attempt, in seconds, by status; error.type the status of a failed one', async () => {
     const { fake, client } = setup()
     fake.failNext(RETRY_NOW)
     await client.events.trigger(EVENT)
@@ -239,10 +239,25 @@ describe.each(TRANSPORTS)('otelHooks over %s', (transport) => {
       'url.template': '/v1/events/trigger',
       'notifykit.operation': 'events.trigger',
       'http.response.status_code': 503,
-      'error.type': 'NOTIFYKIT_INTERNAL_SERVER',
+      // The convention's value for a response that is an error: its status code, as a string.
+      'error.type': '503',
     })
+    expect(byStatus[201]?.attributes['error.type']).toBeUndefined()
     expect(byStatus[201]?.value.count).toBe(1)
     expect(byStatus[201]?.value.sum).toBeLessThan(5)
+  })
+
+  it('an attempt that got no response: error.type is the error class code, no status', async () => {
+    const { fake, client } = setup()
+    fake.failNext({ dropConnection: true })
+    await client.events.trigger(EVENT)
+    const points = (await otel.points('http.client.request.duration')) as {
+      attributes: Record<string, unknown>
+    }[]
+    const failed = points.find((point) => point.attributes['error.type'] !== undefined)
+    expect(failed?.attributes['error.type']).toBe('NOTIFYKIT_CONNECTION')
+    expect(failed?.attributes['http.response.status_code']).toBeUndefined()
+    expect(only(otel.spans()).attributes['notifykit.attempts']).toBe(2)
   })
 })
 

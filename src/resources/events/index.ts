@@ -80,9 +80,7 @@ export class Events<W extends object = WorkflowPayloads> {
   ): ApiPromise<TriggerResult[]> {
     const operations = this.#operations
     return new ApiPromise(
-      this.#core.batch(operations.bulk, options, (core) =>
-        triggerInChunks(core, operations, events, options),
-      ),
+      this.#core.batch(operations.bulk, (core) => triggerInChunks(core, operations, events, options)),
     )
   }
 

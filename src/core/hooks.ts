@@ -9,10 +9,7 @@ export interface CallInfo {
   readonly urlTemplate: string
   /** Where the service is, from `baseUrl`: `https://api.example.com`, `http://127.0.0.1:4010`. */
   readonly origin: string
-  /**
-   * The idempotency key sent on every attempt (POST and PATCH), set here before the first attempt;
-   * for a batch, before `onCallEnd`.
-   */
+  /** The idempotency key sent on every attempt (POST and PATCH), set here before `onCallEnd`. */
   idempotencyKey: string | undefined
   /**
    * True for a call made of several requests (`events.triggerBulk`): it has no attempts of its own,
@@ -56,7 +53,7 @@ export interface CallEndInfo {
   readonly call: CallInfo
   /** Attempts sent, 0 when the call failed before sending (a bad payload); for a batch, all its requests' attempts. */
   readonly attempts: number
-  /** The last response's status, when one came back. */
+  /** The status the call ended with: its response's, or its `ApiError`'s; none when it failed without one. */
   readonly status: number | undefined
   /** What the call resolves to, on success. */
   readonly result: unknown

@@ -1,5 +1,4 @@
 import type { WithResponse } from '../core/api-promise.js'
-import { NotifyKitError } from '../core/errors.js'
 import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
 import { headerProblem } from './headers.js'
 import type { LevelLogger } from './logger.js'
@@ -44,16 +43,15 @@ export function observer(
   settings: { origin: string; basePath: string },
   logger: LevelLogger,
 ): Observe | undefined {
+  // Checked by the types alone: a value that is no hooks object fails at its first callback, which
+  // is reported as a callback that throws is (never failing a call).
   const list = option === undefined ? [] : ([option].flat() as Hooks[])
-  // A callback that is not a function is reported at its first call, as one that throws is.
-  if (list.some((hooks) => Object(hooks) !== hooks))
-    throw new NotifyKitError('hooks must be an object of callbacks, or an array of them')
   if (!list.length) return undefined
-  const reported = new Set<string>()
+  const reported: Record<string, boolean> = {}
   /** Warns of a broken hook once, not on every call. */
   const report = (what: string, error: unknown) => {
-    if (reported.has(what)) return
-    reported.add(what)
+    if (reported[what]) return
+    reported[what] = true
     logger.warn(`hook ${what}, ignored (reported once): ${(error as Error)?.message ?? error}`)
   }
 
@@ -76,10 +74,10 @@ export function observer(
       headers,
     }
     const states: unknown[] = []
-    /** Each hook's `callback` (or the one at `only`) with its state; what one throws goes no further. */
-    const emit = (callback: keyof Hooks, argument: unknown, only?: number) => {
-      list.forEach((hook, index) => {
-        if (only !== undefined && only !== index) return
+    /** The hooks' `callback` (of hooks `from` to `to`) with their state; what one throws goes no further. */
+    const emit = (callback: keyof Hooks, argument: unknown, from = 0, to = list.length) => {
+      for (let index = from; index < to; index++) {
+        const hook = list[index] as Hooks
         try {
           const start = callback === 'onCallStart'
           const state = (hook[callback] as Callback | undefined)?.call(
@@ -91,39 +89,38 @@ export function observer(
         } catch (error) {
           report(`${callback} threw`, error)
         }
-      })
+      }
     }
     let attempt = 0
     let attemptStarted = 0
-    let lastStatus: number | undefined
     emit('onCallStart', call)
     const sender: Sender = {
       states,
       retrying: (reason, delayMs) => emit('onRetry', { call, attempt, reason, delayMs }),
       send(wire: WireRequest, timeoutMs: number, signal?: AbortSignal) {
         if (!attempt++) {
-          call.idempotencyKey = wire.headers['idempotency-key']
-          // Into the call's own headers, made for it alone: no copy per attempt.
+          // A copy rather than new keys on the request's own headers object: V8 makes adding a key to
+          // a copy of the client's header templates cost µs (a header named `__proto__` is not copied).
+          const merged: Record<string, string> = {}
+          for (const name in wire.headers) merged[name] = wire.headers[name] as string
           for (const name in headers) {
             // The rule of a call's own headers: no way to smuggle a CR-LF in, nor to replace one.
             const problem = headerProblem(name, headers[name])
             if (problem) report(`header ${JSON.stringify(name)}`, problem)
-            // A header named `__proto__` is dropped here: assigning a string sets no prototype.
-            else wire.headers[name.toLowerCase()] ??= headers[name] as string
+            else merged[name.toLowerCase()] ??= headers[name] as string
           }
+          wire.headers = merged
         }
         attemptStarted = performance.now()
         return transport.send(wire, timeoutMs, signal)
       },
       attempted: (status, error) => {
-        lastStatus = status ?? lastStatus
         emit('onAttempt', { call, attempt, status, error, durationMs: performance.now() - attemptStarted })
       },
     }
     /** From the result's response or the error: both say how many attempts, which key, what status. */
     const end = (result: unknown, error: unknown, { attempts = 0, idempotencyKey, status }: Outcome) => {
       call.idempotencyKey ??= idempotencyKey
-      status ??= lastStatus
       emit('onCallEnd', { call, attempts, status, result, error, durationMs: performance.now() - started })
     }
     let outcome: Promise<T> | undefined
@@ -142,7 +139,7 @@ export function observer(
     }
     // The first hook's wrapper outermost: its context is the outermost.
     list.reduceRight<() => void>(
-      (inner, hook, index) => (hook.wrapCall ? () => emit('wrapCall', inner, index) : inner),
+      (inner, hook, index) => (hook?.wrapCall ? () => emit('wrapCall', inner, index, index + 1) : inner),
       go,
     )()
     go()

@@ -9,8 +9,9 @@
 // then
 //   npx tsx bench/ab.ts [--builds before,after] [--mode lenient|off] [--rounds 10] [--segment-ms 400]
 //                       [--scenarios trigger:32,get:32]
-// The first build is the reference; a build may name its own mode (`after:off`), and `after+otel` is
-// that build's client with otelHooks() over discarding providers (bench/otel.ts).
+// The first build is the reference; a build may name its own mode (`after:off`); `after+otel` is
+// that build's client with otelHooks() over the SDK's discarding providers, `after+otelapi` over the
+// API's no-op ones (bench/otel.ts).
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -108,7 +109,7 @@ async function compare(): Promise<void> {
       label: build,
       packageUrl: pathToFileURL(join(buildsDir, build, 'index.js')).href,
       responseValidation: mode === 'off' ? 'off' : 'lenient',
-      ...(otel === 'otel' ? { otel: true } : {}),
+      ...(otel === 'otel' ? { otel: 'sdk' } : otel === 'otelapi' ? { otel: 'api' } : {}),
     }
   })
   const reference = specs[0]

@@ -154,7 +154,7 @@ async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<Bench
     baseUrl: `http://127.0.0.1:${port}`,
     responseValidation: spec.responseValidation,
     ...(spec.transport === 'fetch' ? { fetch: globalThis.fetch } : {}),
-    ...(spec.otel ? { hooks: await benchOtelHooks(spec.packageUrl) } : {}),
+    ...(spec.otel ? { hooks: await benchOtelHooks(spec.packageUrl, spec.otel) } : {}),
   })
   return {
     name: clientName(spec),

@@ -164,8 +164,10 @@ async function profileClient(
   port: number,
   client: string,
 ): Promise<Breakdown> {
-  if (!['raw', 'agent', 'lenient', 'off', 'lenient+otel'].includes(which))
-    throw new Error('clients are raw (undici.request), agent (agent.request), lenient, off or lenient+otel')
+  if (!['raw', 'agent', 'lenient', 'off', 'lenient+otel', 'lenient+otelapi'].includes(which))
+    throw new Error(
+      'clients are raw (undici.request), agent (agent.request), lenient, off, lenient+otel or lenient+otelapi',
+    )
   const profileDir = join(resultsDir, 'profiles')
   mkdirSync(profileDir, { recursive: true })
   const profilePath = join(
@@ -179,7 +181,11 @@ async function profileClient(
           label: 'notifykit',
           packageUrl: pathToFileURL(resolve(values.package ?? distEntry)).href,
           responseValidation: which === 'off' ? 'off' : 'lenient',
-          ...(which === 'lenient+otel' ? { otel: true } : {}),
+          ...(which === 'lenient+otel'
+            ? { otel: 'sdk' }
+            : which === 'lenient+otelapi'
+              ? { otel: 'api' }
+              : {}),
         }
   const config: ProfileConfig = {
     mode: 'profile',

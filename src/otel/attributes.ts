@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api'
+import { type Attributes, SpanKind, type SpanOptions } from '@opentelemetry/api'
 import type { CallInfo } from '../core/hooks.js'
 
 // Names from the stable HTTP client semantic conventions, written out rather than imported: the
@@ -26,6 +26,9 @@ export class Route {
   readonly attributes: Attributes
   /** `notifykit.operation` alone: the counters' attributes. */
   readonly operation: Attributes
+  /** The options of its spans: a request's (CLIENT), a batch's (INTERNAL); never mutated by the SDK. */
+  readonly requestOptions: SpanOptions
+  readonly batchOptions: SpanOptions
   readonly #byStatus = new Map<number, Attributes>()
   readonly #byError = new Map<string, Attributes>()
   readonly #retries = new Map<string, Attributes>()
@@ -40,6 +43,8 @@ export class Route {
       [URL_TEMPLATE]: call.urlTemplate,
       ...this.operation,
     }
+    this.requestOptions = { kind: SpanKind.CLIENT, attributes: this.attributes }
+    this.batchOptions = { kind: SpanKind.INTERNAL, attributes: this.attributes }
   }
 
   /**

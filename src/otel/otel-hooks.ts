@@ -5,7 +5,6 @@ import {
   metrics,
   propagation,
   type Span,
-  SpanKind,
   SpanStatusCode,
   type TracerProvider,
   trace,
@@ -57,7 +56,8 @@ export interface OtelHooksOptions {
 /** A call's span, the context in which it is the active span, and its route. */
 interface CallSpan {
   readonly span: Span
-  readonly context: Context
+  /** Absent when the span is a no-op one (no SDK), which there is no point in making active. */
+  readonly context?: Context
   readonly route: Route
 }
 
@@ -104,16 +104,15 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
       const parentContext = parent?.context ?? context.active()
       // A batch sends nothing itself: its requests are the CLIENT spans, each an HTTP exchange.
       const span = call.batch
-        ? tracer.startSpan(
-            call.operation,
-            { kind: SpanKind.INTERNAL, attributes: route.attributes },
-            parentContext,
-          )
+        ? tracer.startSpan(call.operation, route.batchOptions, parentContext)
         : tracer.startSpan(
             parent === undefined ? call.operation : `${call.operation}.chunk`,
-            { kind: SpanKind.CLIENT, attributes: route.attributes },
+            route.requestOptions,
             parentContext,
           )
+      // No SDK registered, no trace around: the span records nothing and names no trace, so there is
+      // no context to make active and nothing to send.
+      if (!span.isRecording() && !trace.isSpanContextValid(span.spanContext())) return { span, route }
       const spanContext = trace.setSpan(parentContext, span)
       // Once per call: every attempt names the call's span as its parent.
       if (propagateContext && !call.batch) propagation.inject(spanContext, call.headers)
@@ -122,7 +121,8 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
     wrapCall(run, state) {
       // Instrumentation of the transport (undici's diagnostics channels, an instrumented fetch) takes
       // the active span as the parent of its HTTP span; a bulk send's requests take it as theirs.
-      context.with(state.context, run)
+      if (state.context) context.with(state.context, run)
+      else run()
     },
     onAttempt({ status, error, durationMs }, state) {
       // Per attempt, as the convention defines it: each retry is an HTTP request of its own.

@@ -280,3 +280,17 @@ describe('otelHooks with the global providers', () => {
     }
   })
 })
+
+describe('otelHooks with no SDK registered', () => {
+  it('makes no span active and sends no traceparent, and the call goes through', async () => {
+    const fake = seededFake()
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://fake.test',
+      fetch: fake.fetch,
+      hooks: otelHooks(),
+    })
+    await expect(client.events.trigger(EVENT)).resolves.toMatchObject({ acknowledged: true })
+    expect(fake.requests[0]?.headers.traceparent).toBeUndefined()
+  })
+})

@@ -61,11 +61,12 @@ const SDK_NODE = `declare module '@opentelemetry/sdk-node' {
 }
 `
 
-// pino is not a dependency of ours; the logging example needs only the shape of its logger.
-const PINO = `declare module 'pino' {
+// pino and winston are not dependencies of ours; the logging examples need only the shape of their
+// loggers, as their own type declarations give it (pino 10, winston 3).
+const LOGGERS = `declare module 'pino' {
   interface LogFn {
-    (object: object, message?: string): void
-    (message: string): void
+    <T extends object>(object: T, message?: string, ...args: unknown[]): void
+    (message: string, ...args: unknown[]): void
   }
   interface PinoLogger {
     debug: LogFn
@@ -73,7 +74,27 @@ const PINO = `declare module 'pino' {
     warn: LogFn
     error: LogFn
   }
-  export default function pino(): PinoLogger
+  export default function pino(options?: { level?: string }): PinoLogger
+}
+declare module 'winston' {
+  namespace winston {
+    interface LeveledLogMethod {
+      (message: string, ...meta: any[]): Logger
+      (message: any): Logger
+      (infoObject: object): Logger
+    }
+    interface Logger {
+      error: LeveledLogMethod
+      warn: LeveledLogMethod
+      info: LeveledLogMethod
+      debug: LeveledLogMethod
+    }
+    interface Format {}
+    const format: { json(): Format }
+    const transports: { Console: new () => object }
+    function createLogger(options?: { level?: string; format?: Format; transports?: object[] }): Logger
+  }
+  export = winston
 }
 `
 
@@ -89,7 +110,7 @@ if (blocks.length === 0) {
 }
 
 writeFileSync(join(work, 'context.d.ts'), CONTEXT)
-writeFileSync(join(work, 'pino.d.ts'), PINO)
+writeFileSync(join(work, 'loggers.d.ts'), LOGGERS)
 writeFileSync(join(work, 'sdk-node.d.ts'), SDK_NODE)
 for (const block of blocks) {
   // `export {}` makes every block a module, so that its declarations shadow the context's.
@@ -99,7 +120,7 @@ for (const block of blocks) {
 const program = ts.createProgram({
   rootNames: [
     join(work, 'context.d.ts'),
-    join(work, 'pino.d.ts'),
+    join(work, 'loggers.d.ts'),
     join(work, 'sdk-node.d.ts'),
     ...blocks.map((block) => block.file),
   ],

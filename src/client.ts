@@ -5,7 +5,7 @@ import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
 import { observer } from './internal/hooks.js'
 import { LevelLogger } from './internal/logger.js'
-import { checkClientOptions } from './internal/option-schemas.js'
+import { checkClientOptionKeys, checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
@@ -29,7 +29,7 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
    * new NotificationClient({ workflows: { welcome: z.object({ firstName: z.string() }) } })
    * ```
    */
-  workflows?: WorkflowSchemas<W>
+  workflows?: WorkflowSchemas<W> | undefined
 }
 
 /** How the client reaches the network, shared by a client and every client `withOptions` derives from it. */
@@ -170,6 +170,7 @@ interface Settings {
 }
 
 function resolveSettings(options: ClientOptions, env: (name: string) => string | undefined): Settings {
+  checkClientOptionKeys(options)
   const apiKey = options.apiKey ?? env('NOTIFYKIT_API_KEY')
   const baseUrl = options.baseUrl ?? env('NOTIFYKIT_BASE_URL')
   const missing = [

@@ -3,6 +3,7 @@ export { ApiPromise, type ResponseInfo, type WithResponse } from './core/api-pro
 export {
   AbortError,
   ApiError,
+  type ApiErrorCode,
   AuthenticationError,
   BadRequestError,
   type BulkChunkFailure,
@@ -31,7 +32,7 @@ export type {
   NotifyKitHooks,
   RetryInfo,
 } from './core/hooks.js'
-export type { Logger, LogLevel } from './core/logger.js'
+export type { LogFields, Logger, LogLevel } from './core/logger.js'
 export type {
   ClientOptions,
   FetchFunction,
@@ -56,4 +57,5 @@ export type {
 export type { Notifications } from './resources/notifications.js'
 export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
 export * from './schemas/index.js'
+export type { KnownFields } from './schemas/known-fields.js'
 export { VERSION } from './version.js'

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ClientClosedError, NotificationClient, NotifyKitError, TimeoutError, VERSION } from '../src/index.js'
+import {
+  ClientClosedError,
+  NotificationClient,
+  type NotificationClientOptions,
+  NotifyKitError,
+  TimeoutError,
+  VERSION,
+} from '../src/index.js'
 import { startServer, type TestServer } from './helpers/servers.js'
 import { API_KEY, answeringClient, json, onlyRequest, rejectionOf } from './helpers/wire.js'
 
@@ -130,6 +137,45 @@ describe('numeric options', () => {
       )
       expect(error.message).toContain('maxRetries')
     }
+  })
+})
+
+describe('unknown options (plain JavaScript, or a cast)', () => {
+  /** Options as a JavaScript caller passes them: no compiler stands between the typo and the call. */
+  const javascript = (options: Record<string, unknown>) => options as NotificationClientOptions
+
+  it.each([
+    ['timeOutMs', 'timeoutMs'],
+    ['apikey', 'apiKey'],
+    ['base_url', 'baseUrl'],
+    ['retries', 'maxRetries'],
+    ['headers', 'defaultHeaders'],
+  ])('refuses `%s`, naming `%s`', (typo, meant) => {
+    const error = constructionError(
+      () => new NotificationClient(javascript({ apiKey: 'k', baseUrl: 'https://api.test', [typo]: 5_000 })),
+    )
+    expect(error.message).toBe(
+      `NotificationClient option ${typo}: unknown option; did you mean \`${meant}\`?`,
+    )
+  })
+
+  it('reports a misspelt apiKey as such, not as a missing key', () => {
+    vi.stubEnv('NOTIFYKIT_API_KEY', undefined)
+    const error = constructionError(
+      () => new NotificationClient(javascript({ apikey: 'k', baseUrl: 'https://api.test' })),
+    )
+    expect(error.message).toContain('did you mean `apiKey`?')
+  })
+
+  it('names no option when nothing is close, and withOptions refuses the same way', () => {
+    const error = constructionError(
+      () => new NotificationClient(javascript({ apiKey: 'k', baseUrl: 'https://api.test', colour: 'blue' })),
+    )
+    expect(error.message).toBe('NotificationClient option colour: unknown option')
+    const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test' })
+    expect(constructionError(() => client.withOptions(javascript({ timeOutMs: 1 }))).message).toContain(
+      'did you mean `timeoutMs`?',
+    )
   })
 })
 

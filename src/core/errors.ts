@@ -32,56 +32,116 @@ export type ErrorCode =
   | 'NOTIFYKIT_RESPONSE_TOO_LARGE'
   | 'NOTIFYKIT_BULK_TRIGGER'
 
-/** Facts about the call that every error raised by a request carries. */
+/** The codes an `ApiError` (a non-2xx answer) can carry, one per status family. */
+export type ApiErrorCode =
+  | 'NOTIFYKIT_API'
+  | 'NOTIFYKIT_BAD_REQUEST'
+  | 'NOTIFYKIT_AUTHENTICATION'
+  | 'NOTIFYKIT_PERMISSION_DENIED'
+  | 'NOTIFYKIT_NOT_FOUND'
+  | 'NOTIFYKIT_CONFLICT'
+  | 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
+  | 'NOTIFYKIT_RATE_LIMIT'
+  | 'NOTIFYKIT_INTERNAL_SERVER'
+
+/** Facts about the call that every error raised by a request carries. @internal */
 export interface CallContext {
-  /** HTTP method and path of the call (the path holds no secret; the base URL is left out). */
   method?: string
   path?: string
-  /** The idempotency key the call sent on every attempt (POST and PATCH). */
   idempotencyKey?: string
-  /** How many attempts were made before this error (0 when nothing was sent). */
   attempts?: number
 }
 
 /**
+ * Each class's code, as a static member under a registered symbol: the same symbol in the CommonJS
+ * and the ES module copy of the package, so that each copy recognises the other's errors.
+ * @internal
+ */
+const CODE: unique symbol = Symbol.for('notifykit.error.code')
+
+/**
  * The root of every error the SDK throws. Catch this to handle any notifykit failure.
+ *
+ * `instanceof` works across copies of notifykit in one app (its CommonJS and ES module builds both
+ * loaded, the dual-package hazard): an error thrown by one copy is an instance of the other's class
+ * of the same `code`, and of that class's parents.
  */
 export class NotifyKitError extends Error {
+  /** @internal */
+  static readonly [CODE]: ErrorCode = 'NOTIFYKIT_CONFIGURATION'
+
   override name = 'NotifyKitError'
-  readonly code: ErrorCode = 'NOTIFYKIT_CONFIGURATION'
-  method?: string
-  path?: string
-  idempotencyKey?: string
-  attempts = 0
+  // Fields set by a constructor or by the request core are declared, not defined: a defined field
+  // would be set to undefined first on every error, and costs its name again in every bundle.
+  /** Stable and machine-readable; each class has its own, so `instanceof` narrows it to a literal. */
+  declare readonly code: ErrorCode
+  /** HTTP method of the call (for an error raised by a call). */
+  declare readonly method?: string
+  /** Path of the call; it holds no secret (the base URL is left out). */
+  declare readonly path?: string
+  /** The idempotency key the call sent on every attempt (POST and PATCH), only if one was sent. */
+  declare readonly idempotencyKey?: string
+  /** How many attempts were made before this error (0 when nothing was sent). */
+  readonly attempts: number = 0
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
+    this.code = new.target[CODE]
   }
 
-  /** @internal Records where the error happened; called once by the request core. */
-  withContext(context: CallContext): this {
-    if (context.method !== undefined) this.method = context.method
-    if (context.path !== undefined) this.path = context.path
-    if (context.idempotencyKey !== undefined) this.idempotencyKey = context.idempotencyKey
-    if (context.attempts !== undefined) this.attempts = context.attempts
-    return this
+  /**
+   * `error instanceof RateLimitError` is true for a `RateLimitError` of either copy of notifykit.
+   * @example
+   * ```ts
+   * if (error instanceof RateLimitError) setTimeout(retry, error.retryAfterMs ?? 1_000)
+   * ```
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of `instanceof`, a subclass's too
+    return isInstance(this, value)
   }
+}
+
+function isInstance(type: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(type, value)) return true
+  // Only the package's own classes have a code of their own to compare; a subclass of yours stays
+  // an ordinary class.
+  if (!Object.hasOwn(type, CODE)) return false
+  const code = (type as { [CODE]?: unknown })[CODE]
+  // The value's class and its parents, in the copy of the package that made it.
+  for (let other = (value as { constructor?: unknown } | null)?.constructor; typeof other === 'function'; ) {
+    // An inherited code is its parent's, which the walk reaches next anyway.
+    if ((other as { [CODE]?: unknown })[CODE] === code) return true
+    other = Object.getPrototypeOf(other)
+  }
+  return false
+}
+
+/**
+ * Records which call an error belongs to; the request core calls it once per error. A function of
+ * this module rather than a method, so that it is no part of the errors users see.
+ * @internal
+ */
+export function withCallContext<E extends NotifyKitError>(error: E, context: CallContext): E {
+  return Object.assign(error, context)
 }
 
 /** The server answered with a non-2xx status. Subclasses name the status family. */
 export class ApiError extends NotifyKitError {
   override name = 'ApiError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_API'
+  /** @internal */
+  static override readonly [CODE]: ApiErrorCode = 'NOTIFYKIT_API'
+  declare readonly code: ApiErrorCode
   /** The HTTP status code. */
-  readonly status: number
+  declare readonly status: number
   /** The response headers, as received. */
-  readonly headers: ResponseHeaders
+  declare readonly headers: ResponseHeaders
   /** The parsed JSON error body, or the raw text when it was not JSON (an HTML page from a proxy). */
-  readonly body: unknown
+  declare readonly body: unknown
   /** The server's request id (`x-request-id` or `request-id`), to quote to support. */
-  readonly requestId: string | undefined
+  declare readonly requestId: string | undefined
   /** The wait the server asked for (`retry-after-ms`, `Retry-After` in seconds or as a date), if any. */
-  readonly retryAfterMs: number | undefined
+  declare readonly retryAfterMs: number | undefined
 
   constructor(status: number, body: unknown, headers: ResponseHeaders, message?: string) {
     super(message ?? describeStatus(status, body))
@@ -109,55 +169,94 @@ export class ApiError extends NotifyKitError {
 /** 400: the server rejected the request (for example a payload that failed the workflow's schema). */
 export class BadRequestError extends ApiError {
   override name = 'BadRequestError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_BAD_REQUEST'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_BAD_REQUEST' as const
+  declare readonly code: 'NOTIFYKIT_BAD_REQUEST'
 }
 
 /** 401: the API key is missing, malformed or wrong. */
 export class AuthenticationError extends ApiError {
   override name = 'AuthenticationError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_AUTHENTICATION'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_AUTHENTICATION' as const
+  declare readonly code: 'NOTIFYKIT_AUTHENTICATION'
 }
 
 /** 403: the key is valid but may not do this. */
 export class PermissionDeniedError extends ApiError {
   override name = 'PermissionDeniedError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_PERMISSION_DENIED'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_PERMISSION_DENIED' as const
+  declare readonly code: 'NOTIFYKIT_PERMISSION_DENIED'
 }
 
 /** 404, or a `200 {"data": null}` where a record was expected. */
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_NOT_FOUND'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_NOT_FOUND' as const
+  declare readonly code: 'NOTIFYKIT_NOT_FOUND'
 }
 
 /** 409: for example the same idempotency key while the first request is still running. */
 export class ConflictError extends ApiError {
   override name = 'ConflictError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_CONFLICT'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_CONFLICT' as const
+  declare readonly code: 'NOTIFYKIT_CONFLICT'
 }
 
 /** 422: validation failed on the server, the workflow was not found, or a key was reused with another body. */
 export class UnprocessableEntityError extends ApiError {
   override name = 'UnprocessableEntityError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_UNPROCESSABLE_ENTITY' as const
+  declare readonly code: 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
+  /**
+   * For `422 workflow_not_found`: the workflow name the call sent, which the server does not know
+   * (a typo, or a workflow of another environment than the API key's).
+   */
+  declare readonly workflowName?: string
+}
+
+/**
+ * A `422 workflow_not_found` answers a trigger or broadcast whose `name` the server does not know;
+ * the error then names it. The request core calls this with the body it sent.
+ * @internal
+ */
+export function namingWorkflow(error: unknown, body: unknown): unknown {
+  const name = (body as { name?: unknown } | undefined)?.name
+  // Only an UnprocessableEntityError has a body whose message is this.
+  const failure = error as { body?: { message?: unknown }; workflowName?: string; message: string } | null
+  if (typeof name === 'string' && failure?.body?.message === 'workflow_not_found') {
+    failure.workflowName = name
+    failure.message = `422 workflow_not_found: no workflow named ${JSON.stringify(name)}`
+  }
+  return error
 }
 
 /** 429: over the rate limit. `retryAfterMs` says how long the server asked to wait. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_RATE_LIMIT'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_RATE_LIMIT' as const
+  declare readonly code: 'NOTIFYKIT_RATE_LIMIT'
 }
 
 /** 5xx: the server or a proxy in front of it failed. */
 export class InternalServerError extends ApiError {
   override name = 'InternalServerError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_INTERNAL_SERVER'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_INTERNAL_SERVER' as const
+  declare readonly code: 'NOTIFYKIT_INTERNAL_SERVER'
 }
 
 /** No response was received: refused, reset, DNS failure, a dropped socket. `cause` has the detail. */
 export class ConnectionError extends NotifyKitError {
   override name = 'ConnectionError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_CONNECTION'
+  /** @internal */
+  static override readonly [CODE]: 'NOTIFYKIT_CONNECTION' | 'NOTIFYKIT_TIMEOUT' = 'NOTIFYKIT_CONNECTION'
+  declare readonly code: 'NOTIFYKIT_CONNECTION' | 'NOTIFYKIT_TIMEOUT'
   /** Whether the response's status and headers had arrived before the connection failed. */
   responseStarted = false
 }
@@ -165,13 +264,17 @@ export class ConnectionError extends NotifyKitError {
 /** An attempt ran past `timeoutMs`, or the whole call past `deadlineMs`. */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_TIMEOUT'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_TIMEOUT' as const
+  declare readonly code: 'NOTIFYKIT_TIMEOUT'
 }
 
 /** The caller's `signal` fired. `cause` is the signal's reason. */
 export class AbortError extends NotifyKitError {
   override name = 'AbortError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_ABORTED'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_ABORTED' as const
+  declare readonly code: 'NOTIFYKIT_ABORTED'
 }
 
 /**
@@ -180,7 +283,9 @@ export class AbortError extends NotifyKitError {
  */
 export class ClientClosedError extends NotifyKitError {
   override name = 'ClientClosedError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_CLIENT_CLOSED'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_CLIENT_CLOSED' as const
+  declare readonly code: 'NOTIFYKIT_CLIENT_CLOSED'
 
   constructor() {
     super('The client was closed: create a new NotificationClient to send again')
@@ -190,8 +295,10 @@ export class ClientClosedError extends NotifyKitError {
 /** The response body ran past `maxResponseBytes`; the rest was not read and the socket was released. */
 export class ResponseTooLargeError extends NotifyKitError {
   override name = 'ResponseTooLargeError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_RESPONSE_TOO_LARGE'
-  readonly limitBytes: number
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_RESPONSE_TOO_LARGE' as const
+  declare readonly code: 'NOTIFYKIT_RESPONSE_TOO_LARGE'
+  declare readonly limitBytes: number
 
   constructor(limitBytes: number) {
     super(`Response body exceeds maxResponseBytes (${limitBytes} bytes); the rest was not read`)
@@ -209,8 +316,10 @@ export interface ValidationIssue {
 /** The request was refused before anything was sent. `issues` lists each problem with its path. */
 export class RequestValidationError extends NotifyKitError {
   override name = 'RequestValidationError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_REQUEST_VALIDATION'
-  readonly issues: ValidationIssue[]
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_REQUEST_VALIDATION' as const
+  declare readonly code: 'NOTIFYKIT_REQUEST_VALIDATION'
+  declare readonly issues: ValidationIssue[]
 
   constructor(issues: ValidationIssue[], prefix = 'Invalid request') {
     super(`${prefix}: ${formatIssues(issues)}`)
@@ -221,10 +330,12 @@ export class RequestValidationError extends NotifyKitError {
 /** The response did not match its schema and `responseValidation` is `'strict'`. `body` is the raw text. */
 export class ResponseValidationError extends NotifyKitError {
   override name = 'ResponseValidationError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_RESPONSE_VALIDATION'
-  readonly status: number
-  readonly body: string
-  readonly issues: ValidationIssue[]
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_RESPONSE_VALIDATION' as const
+  declare readonly code: 'NOTIFYKIT_RESPONSE_VALIDATION'
+  declare readonly status: number
+  declare readonly body: string
+  declare readonly issues: ValidationIssue[]
 
   constructor(
     message: string,
@@ -243,24 +354,16 @@ export class ResponseValidationError extends NotifyKitError {
 type ApiErrorClass = new (status: number, body: unknown, headers: ResponseHeaders) => ApiError
 
 function errorClassForStatus(status: number): ApiErrorClass {
-  switch (status) {
-    case 400:
-      return BadRequestError
-    case 401:
-      return AuthenticationError
-    case 403:
-      return PermissionDeniedError
-    case 404:
-      return NotFoundError
-    case 409:
-      return ConflictError
-    case 422:
-      return UnprocessableEntityError
-    case 429:
-      return RateLimitError
-    default:
-      return status >= 500 ? InternalServerError : ApiError
+  const classes: Record<number, ApiErrorClass> = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
   }
+  return classes[status] ?? (status >= 500 ? InternalServerError : ApiError)
 }
 
 /** One bulk request that still failed after its retries. */
@@ -280,10 +383,12 @@ export interface BulkChunkFailure {
  */
 export class BulkTriggerError extends NotifyKitError {
   override name = 'BulkTriggerError'
-  override readonly code: ErrorCode = 'NOTIFYKIT_BULK_TRIGGER'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_BULK_TRIGGER' as const
+  declare readonly code: 'NOTIFYKIT_BULK_TRIGGER'
   // Not a type parameter: `error instanceof BulkTriggerError` would then type `results` as `any[]`.
-  readonly results: (TriggerResult | undefined)[]
-  readonly failures: BulkChunkFailure[]
+  declare readonly results: (TriggerResult | undefined)[]
+  declare readonly failures: BulkChunkFailure[]
 
   constructor(results: (TriggerResult | undefined)[], failures: BulkChunkFailure[]) {
     const failed = failures.reduce((count, failure) => count + failure.eventIndexes.length, 0)

@@ -3,17 +3,23 @@ import type { NotifyKitHooks } from './hooks.js'
 import type { Logger, LogLevel } from './logger.js'
 
 /**
- * The part of WHATWG `fetch` the client uses: the global `fetch` of every runtime fits, and so does a
- * wrapper. Written out here so that the types need neither the DOM library nor Node's.
+ * The part of WHATWG `fetch` the client uses: the global `fetch` of every runtime fits (Node's,
+ * undici's, Bun's, Workers', Deno's, the one msw intercepts), and so does a wrapper. Written out here
+ * so that the types need neither the DOM library nor Node's.
+ * @example `new NotificationClient({ fetch: globalThis.fetch })`
  */
 export type FetchFunction = (url: string, init: FetchRequestInit) => Promise<FetchResponse>
 
-/** What the client passes to `fetch`. */
+/**
+ * What the client passes to `fetch`. Each field fits every runtime's `RequestInit`, also under
+ * `exactOptionalPropertyTypes`: `body` is left out, never `undefined`, when there is none.
+ */
 export interface FetchRequestInit {
   method: string
   /** Lower-case names: a record, or name and value pairs where a name would not survive as a key. */
   headers: Record<string, string> | [string, string][]
-  body: string | undefined
+  /** JSON text; absent on a request without a body (GET, DELETE). */
+  body?: string
   signal: AbortSignal
   redirect: 'manual'
 }
@@ -44,29 +50,29 @@ export interface ClientOptions {
    * The API key, sent as `Authorization: ApiKey <key>`. Falls back to `NOTIFYKIT_API_KEY`.
    * @example `new NotificationClient({ apiKey: process.env.NOTIFYKIT_API_KEY })`
    */
-  apiKey?: string
+  apiKey?: string | undefined
   /**
    * The service's base URL, e.g. `https://api.example.com`. Falls back to `NOTIFYKIT_BASE_URL`.
    * Must be `https:`, or `http:` to a loopback address, unless `allowInsecureHttp` is set.
    * @example `new NotificationClient({ baseUrl: 'https://eu.api.example.com' })`
    */
-  baseUrl?: string
+  baseUrl?: string | undefined
   /**
    * Bound on each attempt, connect and body included, in milliseconds. Default 60 000.
    * @example `new NotificationClient({ timeoutMs: 5_000 })`
    */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
   /**
    * Retries after the first attempt for transient failures. Default 2 (at most 3 attempts).
    * @example `new NotificationClient({ maxRetries: 5 })`
    */
-  maxRetries?: number
+  maxRetries?: number | undefined
   /**
    * An undici `Dispatcher` to send through (ProxyAgent, MockAgent, the test kit's dispatchers), on
    * Node. The client never closes a dispatcher it did not create. Not with `fetch`.
    * @example `new NotificationClient({ dispatcher: new ProxyAgent('http://proxy:3128') })`
    */
-  dispatcher?: Dispatcher
+  dispatcher?: Dispatcher | undefined
   /**
    * A WHATWG `fetch` to send through instead of undici, on any runtime: your instrumented fetch, a
    * test's (`fake.fetch`, or the global fetch that msw's `setupServer` intercepts). Runtimes without
@@ -74,18 +80,18 @@ export interface ClientOptions {
    * Not with `dispatcher`.
    * @example `new NotificationClient({ fetch: (url, init) => fetch(url, init) })`
    */
-  fetch?: FetchFunction
+  fetch?: FetchFunction | undefined
   /**
    * Lets the client be constructed in a browser. The API key is a secret that every visitor of the
    * page could read: keep it on a server, and set this only for a page that is itself private.
    * @example `new NotificationClient({ dangerouslyAllowBrowser: true })`
    */
-  dangerouslyAllowBrowser?: boolean
+  dangerouslyAllowBrowser?: boolean | undefined
   /**
    * Headers added to every request. `Authorization` cannot be set here; use `apiKey`.
    * @example `new NotificationClient({ defaultHeaders: { 'x-team': 'growth' } })`
    */
-  defaultHeaders?: Record<string, string>
+  defaultHeaders?: Record<string, string> | undefined
   /**
    * `'lenient'` (default) warns, once per operation, on a response that drifted from its schema and
    * returns it as received; `'strict'` throws `ResponseValidationError` on every such response;
@@ -96,33 +102,46 @@ export interface ClientOptions {
    * check of a 20 KB notification costs as much as parsing its JSON). Use `'strict'` to check all.
    * @example `new NotificationClient({ responseValidation: 'strict' })`
    */
-  responseValidation?: ResponseValidation
+  responseValidation?: ResponseValidation | undefined
   /**
-   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`.
-   * @example `new NotificationClient({ logger: pino() })`
+   * Where log lines go; anything with `debug`, `info`, `warn` and `error`. Default `console`. Each
+   * line is `logger[level](message, fields)`, the facts in one flat object: `console` and winston
+   * take it as it is; pino takes the object first, so swap the arguments (see {@link Logger}).
+   * @example
+   * ```ts
+   * const log = pino()
+   * new NotificationClient({
+   *   logger: {
+   *     debug: (message, fields) => log.debug(fields, message),
+   *     info: (message, fields) => log.info(fields, message),
+   *     warn: (message, fields) => log.warn(fields, message),
+   *     error: (message, fields) => log.error(fields, message),
+   *   },
+   * })
+   * ```
    */
-  logger?: Logger
+  logger?: Logger | undefined
   /**
    * `'off'`, `'error'`, `'warn'` (default), `'info'` (retries) or `'debug'` (every attempt).
    * Falls back to `NOTIFYKIT_LOG`.
    * @example `new NotificationClient({ logLevel: 'debug' })`
    */
-  logLevel?: LogLevel
+  logLevel?: LogLevel | undefined
   /**
    * Log request and response bodies at `debug`. Off by default: bodies hold personal data.
    * @example `new NotificationClient({ logLevel: 'debug', logBodies: true })`
    */
-  logBodies?: boolean
+  logBodies?: boolean | undefined
   /**
    * Allow `http:` to a non-loopback host. The key then travels in clear: only for private networks.
    * @example `new NotificationClient({ baseUrl: 'http://notify.internal', allowInsecureHttp: true })`
    */
-  allowInsecureHttp?: boolean
+  allowInsecureHttp?: boolean | undefined
   /**
    * Largest response body read, in bytes; a larger one fails the call. Default 10 MiB.
    * @example `new NotificationClient({ maxResponseBytes: 1024 * 1024 })`
    */
-  maxResponseBytes?: number
+  maxResponseBytes?: number | undefined
   /**
    * Callbacks on every call's start, attempts, retries and end, to trace and measure calls: one
    * object, or several in an array (called in order). A hook that throws never fails a call.
@@ -133,7 +152,7 @@ export interface ClientOptions {
    * new NotificationClient({ hooks: [otelHooks(), { onRetry: ({ reason }) => console.warn(reason) }] })
    * ```
    */
-  hooks?: NotifyKitHooks | readonly NotifyKitHooks[]
+  hooks?: NotifyKitHooks | readonly NotifyKitHooks[] | undefined
 }
 
 /** Options for one call. They override the client's for that call only. */
@@ -144,32 +163,32 @@ export interface RequestOptions {
    * random UUID made once per call. At most 255 printable ASCII characters.
    * @example `client.events.trigger(event, { idempotencyKey: \`order-${order.id}-shipped\` })`
    */
-  idempotencyKey?: string
+  idempotencyKey?: string | undefined
   /**
    * Cancels the call, also between attempts; it then fails with `AbortError`.
    * @example `client.notifications.get(id, { signal: AbortSignal.timeout(2_000) })`
    */
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
   /**
    * Bound on each attempt for this call, in milliseconds.
    * @example `client.events.cancel(txId, { timeoutMs: 3_000 })`
    */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
   /**
    * Bound on the whole call, every attempt and wait included, in milliseconds.
    * @example `client.events.trigger(event, { deadlineMs: 10_000 })`
    */
-  deadlineMs?: number
+  deadlineMs?: number | undefined
   /**
    * Retries for this call.
    * @example `client.events.trigger(event, { maxRetries: 0 })`
    */
-  maxRetries?: number
+  maxRetries?: number | undefined
   /**
    * Extra headers for this call.
    * @example `client.events.trigger(event, { headers: { 'x-trace-id': traceId } })`
    */
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000

@@ -52,7 +52,8 @@ export function observer(
   const report = (what: string, error: unknown) => {
     if (reported[what]) return
     reported[what] = true
-    logger.warn(`hook ${what}, ignored (reported once): ${(error as Error)?.message ?? error}`)
+    const reason = (error as Error)?.message ?? error
+    logger.warn(`hook ${what}, ignored (reported once): ${reason}`, { hook: what, reason })
   }
 
   return <T extends WithResponse<unknown>>(

@@ -1,5 +1,5 @@
-import type { Logger, LogLevel } from '../core/logger.js'
-import { redactDeep, redactForms, secretForms } from './redact.js'
+import type { LogFields, Logger, LogLevel } from '../core/logger.js'
+import { keyRedactor, redactDeep } from './redact.js'
 
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug']
 
@@ -13,38 +13,38 @@ const SEVERITY: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3,
 export class LevelLogger {
   readonly #sink: Logger
   readonly #threshold: number
-  readonly #secretForms: string[]
+  readonly #redact: (text: string) => string
 
   constructor(sink: Logger, level: LogLevel, secret: string) {
     this.#sink = sink
     this.#threshold = SEVERITY[level]
-    this.#secretForms = secret ? secretForms(secret) : []
+    this.#redact = secret ? keyRedactor(secret) : (text) => text
   }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
     return SEVERITY[level] <= this.#threshold
   }
 
-  debug(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('debug')) this.#write('debug', message, details)
+  debug(message: string, fields: LogFields): void {
+    if (this.enabled('debug')) this.#write('debug', message, fields)
   }
 
-  info(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('info')) this.#write('info', message, details)
+  info(message: string, fields: LogFields): void {
+    if (this.enabled('info')) this.#write('info', message, fields)
   }
 
-  warn(message: string, details?: Record<string, unknown>): void {
-    if (this.enabled('warn')) this.#write('warn', message, details)
+  warn(message: string, fields: LogFields): void {
+    if (this.enabled('warn')) this.#write('warn', message, fields)
   }
 
-  #write(level: Exclude<LogLevel, 'off'>, message: string, details?: Record<string, unknown>) {
-    const line = redactForms(`notifykit: ${message}`, this.#secretForms)
+  /** One call per line, `(message, fields)`, the fields one flat object: the `Logger` contract. */
+  #write(level: Exclude<LogLevel, 'off'>, message: string, fields: LogFields) {
     try {
-      if (details === undefined) this.#sink[level](line)
+      const line = this.#redact(`notifykit: ${message}`)
+      const facts = redactDeep(fields, this.#redact) as LogFields
       // console prints an object over several lines; log collectors expect one entry per line.
-      else if (this.#sink === console)
-        this.#sink[level](`${line} ${JSON.stringify(redactDeep(details, this.#secretForms))}`)
-      else this.#sink[level](line, redactDeep(details, this.#secretForms))
+      if (this.#sink === console) console[level](`${line} ${JSON.stringify(facts)}`)
+      else this.#sink[level](line, facts)
     } catch {
       // A logger that throws must not change the outcome of a call: a trigger that went out and was
       // then reported as failed would be sent again by the caller.

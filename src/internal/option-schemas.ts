@@ -9,6 +9,7 @@ import {
   type RequestOptions,
   type ResponseValidation,
 } from '../core/options.js'
+import type { BulkTriggerOptions } from '../resources/events/bulk.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
 import { isStandardSchema } from './standard-schema.js'
@@ -77,6 +78,86 @@ const clientOptionsSchema = z.object({
   workflows: workflowSchemas.optional(),
 })
 
+/**
+ * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
+ * ignored. Listed as a record of every key: adding an option without listing it does not compile.
+ */
+const CLIENT_OPTION_KEYS = Object.keys({
+  apiKey: 0,
+  baseUrl: 0,
+  timeoutMs: 0,
+  maxRetries: 0,
+  dispatcher: 0,
+  fetch: 0,
+  dangerouslyAllowBrowser: 0,
+  defaultHeaders: 0,
+  responseValidation: 0,
+  logger: 0,
+  logLevel: 0,
+  logBodies: 0,
+  allowInsecureHttp: 0,
+  maxResponseBytes: 0,
+  hooks: 0,
+  workflows: 0,
+} satisfies Record<keyof ClientOptions | 'workflows', 0>)
+
+const CALL_OPTIONS = {
+  idempotencyKey: 0,
+  signal: 0,
+  timeoutMs: 0,
+  deadlineMs: 0,
+  maxRetries: 0,
+  headers: 0,
+} satisfies Record<keyof RequestOptions, 0>
+const CALL_OPTION_KEYS = Object.keys(CALL_OPTIONS)
+const BULK_OPTION_KEYS = Object.keys({
+  ...CALL_OPTIONS,
+  concurrency: 0,
+  onProgress: 0,
+} satisfies Record<keyof BulkTriggerOptions, 0>)
+
+/** A key of `options` that is no option is refused, naming the option probably meant. */
+function unknownOptions(options: object, known: readonly string[]): ValidationIssue[] {
+  return Object.keys(options)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
+}
+
+/** What was probably meant by `key`, if anything close is an option. */
+function suggestion(key: string, known: readonly string[]): string {
+  const meant = closest(key, known)
+  return meant ? `; did you mean \`${meant}\`?` : ''
+}
+
+/**
+ * The option `name` stands for, if one does: compared by their consonants, case, separators and
+ * doubled letters aside, one within the other: `timeOutMs`, `timoutMs` → `timeoutMs`;
+ * `idempotency_key` → `idempotencyKey`; `retries` → `maxRetries`; `concurency` → `concurrency`.
+ */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  const typed = skeleton(name)
+  return candidates.find((candidate) => {
+    const known = skeleton(candidate)
+    return typed.length > 1 && (known.includes(typed) || typed.includes(known))
+  })
+}
+
+function skeleton(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[-_aeiou]/g, '')
+    .replace(/(.)\1/g, '$1')
+}
+
+/**
+ * Refuses a key that is no client option, naming the closest one; before any other check, so that
+ * `apikey` is reported as a misspelt `apiKey`, not as a missing key.
+ */
+export function checkClientOptionKeys(options: object): void {
+  const [unknown] = unknownOptions(options, CLIENT_OPTION_KEYS)
+  if (unknown) throw new NotifyKitError(`NotificationClient option ${unknown.path[0]}: ${unknown.message}`)
+}
+
 /** The client options that the client's settings take as checked here, defaults filled in. */
 interface CheckedClientOptions {
   timeoutMs: number
@@ -125,14 +206,20 @@ const bulkOptionsSchema = callOptionsSchema.extend({
  * `idempotencyKey` are checked as the request is built (headers.ts).
  */
 export function checkCallOptions(options: RequestOptions): void {
-  const parsed = callOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+  refuseInvalid(options, callOptionsSchema, CALL_OPTION_KEYS)
 }
 
-/** `checkCallOptions`, and the bulk sender's `concurrency`. */
-export function checkBulkOptions(options: RequestOptions & { concurrency?: number }): void {
-  const parsed = bulkOptionsSchema.safeParse(options)
-  if (!parsed.success) throw invalidRequestOptions(issuesOf(parsed.error))
+/** `checkCallOptions`, and the bulk sender's own options. */
+export function checkBulkOptions(options: BulkTriggerOptions): void {
+  refuseInvalid(options, bulkOptionsSchema, BULK_OPTION_KEYS)
+}
+
+function refuseInvalid(options: object, schema: z.ZodType, known: readonly string[]): void {
+  const parsed = schema.safeParse(options)
+  const issues = parsed.success ? [] : issuesOf(parsed.error)
+  // A non-object is the schema's to report; its characters are no options.
+  if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
+  if (issues.length > 0) throw invalidRequestOptions(issues)
 }
 
 /** The refusal of a call's options, whichever check found the problems. */

@@ -3,12 +3,42 @@
 
 const REDACTED = '[redacted]'
 
+/**
+ * Below this length a key is a test key (`'k'`, `'test'`), not a secret: a real key is long and
+ * random, and cannot occur by chance in a word, an id or a response, while a short one does (the `k`
+ * of `notifykit`, a field named `test`).
+ */
+const MIN_REAL_KEY_LENGTH = 16
+
+/** The Authorization header's value, whichever key it holds, unless it is already replaced. */
+const AUTHORIZATION_VALUE = /\bApiKey (?!\[redacted\])[^\s"',;]+/g
+
+/**
+ * The function that takes the key out of a text the SDK writes (a log line) or raises (a foreign
+ * error). A real key is replaced wherever it occurs, inside a word or an encoded URL too. A test key
+ * is replaced only where it stands alone (`ApiKey k`, `"k"`, `/k/`), so that it leaves other words
+ * whole. Then any `ApiKey <value>` left is replaced too: the header's value never shows, whatever
+ * the key's length or neighbours.
+ */
+export function keyRedactor(secret: string): (text: string) => string {
+  const alternatives = secretForms(secret).map((form) => {
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (secret.length >= MIN_REAL_KEY_LENGTH) return escaped
+    // A boundary is required only on a side where the key itself begins or ends with a word character.
+    const before = /^[\w-]/.test(form) ? '(?<![\\w-])' : ''
+    const after = /[\w-]$/.test(form) ? '(?![\\w-])' : ''
+    return before + escaped + after
+  })
+  const pattern = new RegExp(alternatives.join('|'), 'g')
+  return (text) => text.replace(pattern, REDACTED).replace(AUTHORIZATION_VALUE, `ApiKey ${REDACTED}`)
+}
+
 /** Replaces every occurrence of one form of the secret in a string. */
 function redactSecret(text: string, secret: string): string {
   return secret && text.includes(secret) ? text.split(secret).join(REDACTED) : text
 }
 
-export function redactForms(text: string, forms: readonly string[]): string {
+function redactForms(text: string, forms: readonly string[]): string {
   return forms.reduce((result, form) => redactSecret(result, form), text)
 }
 
@@ -18,17 +48,16 @@ const MAX_DEPTH = 32
  * A copy of `value` with the secret replaced in every string, object keys included. It walks the
  * value instead of editing its JSON text, so that no secret, however short, can break the JSON apart.
  */
-export function redactDeep(value: unknown, forms: readonly string[], depth = 0): unknown {
-  if (forms.length === 0) return value
-  if (typeof value === 'string') return redactForms(value, forms)
+export function redactDeep(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value)
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_DEPTH) return '[too deep to log]'
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, forms, depth + 1))
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1))
   const copy: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value)) {
     // defineProperty, so that a `__proto__` key stays a key instead of replacing the copy's prototype.
-    Object.defineProperty(copy, redactForms(key, forms), {
-      value: redactDeep(item, forms, depth + 1),
+    Object.defineProperty(copy, redact(key), {
+      value: redactDeep(item, redact, depth + 1),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -45,16 +74,8 @@ export function redactDeep(value: unknown, forms: readonly string[], depth = 0):
  * @internal
  */
 export function redactErrorSecret(error: unknown, secret: string): void {
-  if (!secret) return
-  // Messages often hold the headers as JSON, where a `"` or `\` in the key appears escaped.
-  for (const form of secretForms(secret)) scrubInPlace(error, form, 0, new Set())
+  if (secret) scrubInPlace(error, keyRedactor(secret), 0, new Set())
 }
-
-/**
- * Below this length a key is a test key (`'test'`, `'key'`): looking for it in responses would
- * rewrite ordinary data, while a real key of this length cannot occur in a response by chance.
- */
-const MIN_ECHO_SECRET_LENGTH = 16
 
 /**
  * Scrubs responses of any echo of the secret: a server or proxy that repeats the key ("invalid key
@@ -67,7 +88,8 @@ export class ResponseSecretScrubber {
   readonly #forms: readonly string[]
 
   constructor(secret: string) {
-    this.#forms = secret.length < MIN_ECHO_SECRET_LENGTH ? [] : secretForms(secret)
+    // A test key is not looked for at all: replacing it would rewrite ordinary data (`_id: 'test'`).
+    this.#forms = secret.length < MIN_REAL_KEY_LENGTH ? [] : secretForms(secret)
   }
 
   /** The text with every echo replaced; the same string when there is none. */
@@ -114,14 +136,19 @@ function headersEcho(headers: Record<string, string | string[] | undefined>, for
 }
 
 /** The secret as written, and as it appears inside a JSON string when it holds `"` or `\`. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1)
   return escaped === secret ? [secret] : [secret, escaped]
 }
 
 const MAX_ERROR_DEPTH = 8
 
-function scrubInPlace(value: unknown, secret: string, depth: number, seen: Set<object>): void {
+function scrubInPlace(
+  value: unknown,
+  redact: (text: string) => string,
+  depth: number,
+  seen: Set<object>,
+): void {
   if (value === null || typeof value !== 'object' || depth > MAX_ERROR_DEPTH || seen.has(value)) return
   seen.add(value)
   const isError = value instanceof Error
@@ -132,13 +159,14 @@ function scrubInPlace(value: unknown, secret: string, depth: number, seen: Set<o
   for (const name of names) {
     const item = record[name]
     if (typeof item === 'string') {
-      if (item.includes(secret)) setQuietly(record, name, redactSecret(item, secret))
+      const redacted = redact(item)
+      if (redacted !== item) setQuietly(record, name, redacted)
     } else {
-      scrubInPlace(item, secret, depth + 1, seen)
+      scrubInPlace(item, redact, depth + 1, seen)
     }
   }
-  if (isError) scrubInPlace(value.cause, secret, depth + 1, seen)
-  if (value instanceof AggregateError) scrubInPlace(value.errors, secret, depth + 1, seen)
+  if (isError) scrubInPlace(value.cause, redact, depth + 1, seen)
+  if (value instanceof AggregateError) scrubInPlace(value.errors, redact, depth + 1, seen)
 }
 
 function isPlainObject(value: object): boolean {

@@ -3,8 +3,10 @@ import {
   type CallContext,
   ClientClosedError,
   NotifyKitError,
+  namingWorkflow,
   RequestValidationError,
   TimeoutError,
+  withCallContext,
 } from '../core/errors.js'
 import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
@@ -171,7 +173,7 @@ export class RequestCore {
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      throw callError(error, operation, call)
+      throw callError(namingWorkflow(error, input.body), operation, call)
     }
   }
 
@@ -303,9 +305,12 @@ function callError(
   operation: Operation<unknown, unknown>,
   context: CallContext,
 ): NotifyKitError {
-  return error instanceof NotifyKitError
-    ? error.withContext(context)
-    : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }).withContext(context)
+  return withCallContext(
+    error instanceof NotifyKitError
+      ? error
+      : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }),
+    context,
+  )
 }
 
 /** A payload JSON cannot carry (a BigInt, a cycle) is the caller's to fix, like any other bad field. */

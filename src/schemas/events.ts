@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Providers of chat and push channels the server is known to use; open. */
@@ -44,18 +45,31 @@ export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
 export const TopicRecipientSchema = z.strictObject({
-  type: z.literal('Topic'),
+  type: z.literal('Topic', { error: "must be 'Topic'" }),
   topicKey: IdentifierSchema,
   exclude: z.array(IdentifierSchema).optional(),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
+const RECIPIENT_SHAPES = "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }"
+
 /** One recipient: a subscriberId, a subscriber object or a topic. */
-export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema])
+export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
+  error: `must be ${RECIPIENT_SHAPES}`,
+})
 export type Recipient = z.infer<typeof RecipientSchema>
 
 /** `to` of a trigger: one recipient or up to 100, the server's limit. */
-export const RecipientsSchema = z.union([RecipientSchema, z.array(RecipientSchema).min(1).max(100)])
+export const RecipientsSchema = z.union(
+  [
+    RecipientSchema,
+    z
+      .array(RecipientSchema)
+      .min(1)
+      .max(100, { error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}` }),
+  ],
+  { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
+)
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object. */
@@ -127,7 +141,11 @@ export const TriggerResultSchema = z.looseObject({
   error: z.array(z.string()).optional(),
   transactionId: z.string().optional(),
 })
-export type TriggerResult = z.infer<typeof TriggerResultSchema>
+/**
+ * The documented fields of a trigger result. Every other field the server sends is kept at runtime;
+ * reach it with `in`: `if ('activityFeedLink' in result) console.log(result.activityFeedLink)`.
+ */
+export type TriggerResult = KnownFields<z.infer<typeof TriggerResultSchema>>
 
 /** The answer of one bulk request: one result per event, in order. */
 export const BulkTriggerResultSchema = z.array(TriggerResultSchema)

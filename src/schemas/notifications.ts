@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { KnownFields } from './known-fields.js'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
@@ -51,7 +52,7 @@ export const FilterSchema = z.looseObject({
     )
     .optional(),
 })
-export type Filter = z.infer<typeof FilterSchema>
+export type Filter = KnownFields<z.infer<typeof FilterSchema>>
 
 /** A workflow step as a job records it; `variants` holds steps of the same shape. */
 export const StepSchema = z.looseObject({
@@ -70,7 +71,7 @@ export const StepSchema = z.looseObject({
   name: z.string().optional(),
   _parentId: z.string().nullish(),
 })
-export type Step = z.infer<typeof StepSchema>
+export type Step = KnownFields<z.infer<typeof StepSchema>>
 
 export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
 
@@ -84,7 +85,7 @@ export const TimedDigestSchema = z.looseObject({
   monthlyType: openEnum(['each', 'on']).optional(),
   cronExpression: z.string().optional(),
 })
-export type TimedDigest = z.infer<typeof TimedDigestSchema>
+export type TimedDigest = KnownFields<z.infer<typeof TimedDigestSchema>>
 
 /** A digest job's settings. */
 export const DigestSchema = z.looseObject({
@@ -99,7 +100,7 @@ export const DigestSchema = z.looseObject({
   updateMode: z.boolean().optional(),
   timed: TimedDigestSchema.optional(),
 })
-export type Digest = z.infer<typeof DigestSchema>
+export type Digest = KnownFields<z.infer<typeof DigestSchema>>
 
 /** One execution detail of a job. */
 export const ExecutionDetailSchema = z.looseObject({
@@ -113,7 +114,7 @@ export const ExecutionDetailSchema = z.looseObject({
   raw: z.string().nullish(),
   source: openEnum(['Credentials', 'Internal', 'Payload', 'Webhook']).optional(),
 })
-export type ExecutionDetail = z.infer<typeof ExecutionDetailSchema>
+export type ExecutionDetail = KnownFields<z.infer<typeof ExecutionDetailSchema>>
 
 /** One job of a notification: one step run for one subscriber. */
 export const JobSchema = z.looseObject({
@@ -129,7 +130,7 @@ export const JobSchema = z.looseObject({
   updatedAt: z.string().optional(),
   scheduleExtensionsCount: z.number().int().optional(),
 })
-export type Job = z.infer<typeof JobSchema>
+export type Job = KnownFields<z.infer<typeof JobSchema>>
 
 /** The workflow (`template`) a notification was made from. */
 export const NotificationTemplateSchema = z.looseObject({
@@ -147,7 +148,7 @@ export const NotificationTemplateSchema = z.looseObject({
     )
     .optional(),
 })
-export type NotificationTemplate = z.infer<typeof NotificationTemplateSchema>
+export type NotificationTemplate = KnownFields<z.infer<typeof NotificationTemplateSchema>>
 
 /** A notification: the record of one trigger for one subscriber, with its jobs. */
 export const NotificationSchema = z.looseObject({
@@ -183,4 +184,9 @@ export const NotificationSchema = z.looseObject({
   severity: SeveritySchema.optional(),
   critical: z.boolean().optional(),
 })
-export type Notification = z.infer<typeof NotificationSchema>
+/**
+ * The documented fields of a notification, nested ones included. Every other field the server sends
+ * is kept at runtime; reach it with `in` (`if ('_feedId' in notification) …`) or through
+ * `const fields: Record<string, unknown> = notification`.
+ */
+export type Notification = KnownFields<z.infer<typeof NotificationSchema>>

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { KnownFields } from './known-fields.js'
 
 /**
  * A string enum that stays open: the known values autocomplete in editors, and any other string is
@@ -52,7 +53,7 @@ export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
  * use, and may return new ones, so every switch is optional and unknown keys are kept.
  */
 export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
-export type ChannelPreferenceResult = z.infer<typeof ChannelPreferenceResultSchema>
+export type ChannelPreferenceResult = KnownFields<z.infer<typeof ChannelPreferenceResultSchema>>
 
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock, the only form the server accepts. */
 export const ScheduleTimeSchema = z
@@ -104,4 +105,4 @@ export const ScheduleResultSchema = z.looseObject({
     )
     .optional(),
 })
-export type ScheduleResult = z.infer<typeof ScheduleResultSchema>
+export type ScheduleResult = KnownFields<z.infer<typeof ScheduleResultSchema>>

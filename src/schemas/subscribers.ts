@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import type { KnownFields } from './known-fields.js'
 import {
   ChannelNameSchema,
   ChannelPreferenceResultSchema,
@@ -36,7 +37,7 @@ export const WorkflowPreferenceSchema = z.looseObject({
     })
     .optional(),
 })
-export type WorkflowPreference = z.infer<typeof WorkflowPreferenceSchema>
+export type WorkflowPreference = KnownFields<z.infer<typeof WorkflowPreferenceSchema>>
 
 /** A subscriber's preferences, as the v2 preferences route returns them: global and per workflow. */
 export const PreferencesSchema = z.looseObject({
@@ -49,7 +50,7 @@ export const PreferencesSchema = z.looseObject({
     .optional(),
   workflows: z.array(WorkflowPreferenceSchema).optional(),
 })
-export type Preferences = z.infer<typeof PreferencesSchema>
+export type Preferences = KnownFields<z.infer<typeof PreferencesSchema>>
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 

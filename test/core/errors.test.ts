@@ -5,13 +5,18 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  ConnectionError,
   InternalServerError,
   NotFoundError,
+  NotificationClient,
   NotifyKitError,
   PermissionDeniedError,
   RateLimitError,
+  RequestValidationError,
+  TimeoutError,
   UnprocessableEntityError,
 } from '../../src/index.js'
+import { createFakeService } from '../../src/testing/index.js'
 import { answeringClient, json, mswClient, onlyRequest, rejectionOf, UUID } from '../helpers/wire.js'
 
 // Retries are another suite's subject: every status here is seen exactly once.
@@ -264,5 +269,151 @@ describe('a 3xx status', () => {
     expect(error.status).toBe(301)
     expect(error.attempts).toBe(1)
     expect(seen).toHaveLength(1)
+  })
+})
+
+describe('errors found before sending', () => {
+  const ok = () => json({ data: { acknowledged: true, status: 'processed' } }, 201)
+
+  it.each([
+    ['a BigInt in the payload', { total: 10n }, /BigInt/],
+    [
+      'a cycle in the payload',
+      (() => {
+        const payload: Record<string, unknown> = {}
+        payload.self = payload
+        return payload
+      })(),
+      /circular/i,
+    ],
+  ])(
+    '%s is a RequestValidationError with the method and route, no key, nothing sent',
+    async (_what, payload, reason) => {
+      const { client, seen } = answeringClient(ok)
+      const error = await rejectionOf(client.events.trigger({ name: 'w', to: 'u', payload }))
+      expect(error).toBeInstanceOf(RequestValidationError)
+      const refused = error as RequestValidationError
+      expect(refused.message).toMatch(/^Invalid events\.trigger request: cannot be sent as JSON/)
+      expect(refused.message).toMatch(reason)
+      expect(refused.method).toBe('POST')
+      expect(refused.path).toBe('/v1/events/trigger')
+      expect(refused.idempotencyKey).toBeUndefined()
+      expect(refused.attempts).toBe(0)
+      expect(seen).toHaveLength(0)
+    },
+  )
+
+  it('a bad per-call maxRetries reports the route and no generated key', async () => {
+    const { client, seen } = answeringClient(ok)
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'w', to: 'u' }, { maxRetries: -1 }),
+    )) as RequestValidationError
+    expect(error).toBeInstanceOf(RequestValidationError)
+    expect(error.issues.map((issue) => issue.path)).toEqual([['maxRetries']])
+    expect([error.method, error.path, error.idempotencyKey]).toEqual([
+      'POST',
+      '/v1/events/trigger',
+      undefined,
+    ])
+    expect(seen).toHaveLength(0)
+  })
+
+  it('a refused bulk call carries its method and route too', async () => {
+    const { client, seen } = answeringClient(ok)
+    const badEvent = await rejectionOf(client.events.triggerBulk([{ name: '', to: 'u' }]))
+    const badOption = await rejectionOf(
+      client.events.triggerBulk([{ name: 'w', to: 'u' }], { concurrency: 0 }),
+    )
+    for (const error of [badEvent, badOption]) {
+      expect(error).toBeInstanceOf(RequestValidationError)
+      const refused = error as RequestValidationError
+      expect([refused.method, refused.path, refused.idempotencyKey]).toEqual([
+        'POST',
+        '/v1/events/trigger/bulk',
+        undefined,
+      ])
+    }
+    expect(seen).toHaveLength(0)
+  })
+})
+
+describe('instanceof across two copies of the package', () => {
+  // A second copy of the modules, as when an app loads both the CommonJS and the ES module build:
+  // its classes are other objects. The built files themselves are tested in build-output.test.ts.
+  async function otherCopy() {
+    vi.resetModules()
+    return (await import('../../src/index.js')) as typeof import('../../src/index.js')
+  }
+
+  it('an error of one copy is an instance of the other copy’s class and of its parents', async () => {
+    const other = await otherCopy()
+    expect(other.RateLimitError).not.toBe(RateLimitError)
+    const theirs = other.ApiError.fromResponse(429, { message: 'slow down' }, {})
+    expect(theirs).toBeInstanceOf(RateLimitError)
+    expect(theirs).toBeInstanceOf(ApiError)
+    expect(theirs).toBeInstanceOf(NotifyKitError)
+    expect(theirs).toBeInstanceOf(Error)
+    expect(theirs).not.toBeInstanceOf(NotFoundError)
+    expect(theirs).not.toBeInstanceOf(ConnectionError)
+    const ours = new TimeoutError('late')
+    expect(ours).toBeInstanceOf(other.TimeoutError)
+    expect(ours).toBeInstanceOf(other.ConnectionError)
+    expect(ours).not.toBeInstanceOf(other.ApiError)
+  })
+
+  it('is not fooled by look-alikes, and leaves subclasses of yours ordinary', async () => {
+    expect({ code: 'NOTIFYKIT_RATE_LIMIT', name: 'RateLimitError' }).not.toBeInstanceOf(RateLimitError)
+    expect((null as unknown) instanceof NotifyKitError).toBe(false)
+    expect((5 as unknown) instanceof NotifyKitError).toBe(false)
+    class AppError extends NotifyKitError {}
+    const other = await otherCopy()
+    expect(new AppError('x')).toBeInstanceOf(other.NotifyKitError)
+    expect(new other.NotifyKitError('x')).not.toBeInstanceOf(AppError)
+    expect(new AppError('x').code).toBe('NOTIFYKIT_CONFIGURATION')
+  })
+})
+
+describe('422 workflow_not_found', () => {
+  const notFound = () => json(errorBody(422, 'workflow_not_found', 'Unprocessable Entity'), 422)
+
+  it('names the workflow the trigger sent, in the message and in workflowName', async () => {
+    const { client } = answeringClient(notFound, NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'welcom', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error).toBeInstanceOf(UnprocessableEntityError)
+    expect(error.workflowName).toBe('welcom')
+    expect(error.message).toBe('422 workflow_not_found: no workflow named "welcom"')
+    expect(error.body).toStrictEqual(errorBody(422, 'workflow_not_found', 'Unprocessable Entity'))
+    expect([error.method, error.path, error.attempts]).toEqual(['POST', '/v1/events/trigger', 1])
+  })
+
+  it('from the test kit’s fake service too', async () => {
+    const fake = createFakeService({ apiKey: 'k', workflows: [{ identifier: 'welcome', steps: [] }] })
+    const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'Welcome', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error).toBeInstanceOf(UnprocessableEntityError)
+    expect(error.workflowName).toBe('Welcome')
+  })
+
+  it('and the workflow a broadcast sent', async () => {
+    const { client } = answeringClient(notFound, NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.broadcast({ name: 'maintenance', payload: {} }),
+    )) as UnprocessableEntityError
+    expect(error.workflowName).toBe('maintenance')
+    expect(error.message).toContain('"maintenance"')
+  })
+
+  it('another 422 keeps the server’s message and has no workflowName', async () => {
+    const body = errorBody(422, 'idempotency key reused with another body', 'Unprocessable Entity')
+    const { client } = answeringClient(() => json(body, 422), NO_RETRIES)
+    const error = (await rejectionOf(
+      client.events.trigger({ name: 'welcome', to: 'user-1' }),
+    )) as UnprocessableEntityError
+    expect(error.workflowName).toBeUndefined()
+    expect(error.message).toBe('422 idempotency key reused with another body')
   })
 })

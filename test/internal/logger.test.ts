@@ -1,6 +1,8 @@
 import { HttpResponse, http } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  type LogFields,
+  type Logger,
   type LogLevel,
   NotificationClient,
   type NotificationClientOptions,
@@ -212,6 +214,124 @@ describe('console, the default logger', () => {
       ) ?? ['', '{}']
       expect(JSON.parse(json)).toMatchObject({ status: 201, attempt: 2, requestId: 'req-second' })
       expect(JSON.parse(json).requestBody).toBe(JSON.stringify(TRIGGER))
+    } finally {
+      debug.mockRestore()
+      info.mockRestore()
+      warn.mockRestore()
+    }
+  })
+})
+
+describe('structured loggers get the facts as top-level fields', () => {
+  type Entry = Record<string, unknown>
+
+  /**
+   * pino's calling convention, as pino 10 behaves: `(object, message)` merges the object's keys into
+   * the entry beside `msg`; `(message, ...args)` keeps the message alone (args only fill `%s`-style
+   * placeholders). Entries are JSON, as pino writes them.
+   */
+  function pinoShaped() {
+    const entries: Entry[] = []
+    const levels = { debug: 20, info: 30, warn: 40, error: 50 }
+    const method =
+      (level: number) =>
+      (first: object | string, message?: string): void => {
+        const entry = typeof first === 'string' ? { level, msg: first } : { level, ...first, msg: message }
+        entries.push(JSON.parse(JSON.stringify(entry)))
+      }
+    const log = {
+      debug: method(levels.debug),
+      info: method(levels.info),
+      warn: method(levels.warn),
+      error: method(levels.error),
+    }
+    return { log, entries }
+  }
+
+  /** winston's convention, as winston 3 behaves: `(message, meta)` merges the meta object into the entry. */
+  function winstonShaped() {
+    const entries: Entry[] = []
+    const method =
+      (level: string) =>
+      (message: string, ...meta: unknown[]): void => {
+        const merged = meta.length === 1 && typeof meta[0] === 'object' ? meta[0] : {}
+        entries.push(JSON.parse(JSON.stringify({ ...merged, level, message })))
+      }
+    return {
+      logger: { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') },
+      entries,
+    }
+  }
+
+  const FIRST_ATTEMPT = {
+    method: 'POST',
+    path: '/v1/events/trigger',
+    status: 503,
+    durationMs: expect.any(Number),
+    attempt: 1,
+    requestId: 'req-first',
+  }
+  const RETRY = { attempt: 2, maxAttempts: 3, delayMs: 0, reason: 'status 503' }
+
+  it('every line is one call, (message, fields), the fields one flat object', async () => {
+    const { logger, lines } = captureLogs()
+    await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
+    expect(lines).toHaveLength(4)
+    for (const line of lines) {
+      expect(line.args).toHaveLength(2)
+      expect(line.args[0]).toMatch(/^notifykit: /)
+      expect(Object.getPrototypeOf(line.args[1])).toBe(Object.prototype)
+    }
+    expect(lines[0]?.args[1]).toEqual(FIRST_ATTEMPT)
+  })
+
+  it('pino, through the adapter the README shows: the fields beside msg, under no key', async () => {
+    const { log, entries } = pinoShaped()
+    const logger: Logger = {
+      debug: (message, fields) => log.debug(fields, message),
+      info: (message, fields) => log.info(fields, message),
+      warn: (message, fields) => log.warn(fields, message),
+      error: (message, fields) => log.error(fields, message),
+    }
+    await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
+    expect(entries[0]).toEqual({
+      level: 20,
+      ...FIRST_ATTEMPT,
+      msg: expect.stringMatching(/^notifykit: POST \/v1\/events\/trigger 503 in \d+ ms/),
+    })
+    expect(entries[1]).toEqual({ level: 30, ...RETRY, msg: expect.stringMatching(/^notifykit: retrying/) })
+    expect(entries.find((entry) => entry.level === 40)).toEqual({
+      level: 40,
+      issues: [expect.objectContaining({ path: expect.any(Array), message: expect.any(String) })],
+      msg: expect.stringContaining('events.trigger'),
+    })
+  })
+
+  it('winston, passed as it is: the fields beside message, under no key', async () => {
+    const { logger, entries } = winstonShaped()
+    await clientWith({ logger, logLevel: 'debug' }).events.trigger(TRIGGER)
+    expect(entries[0]).toEqual({
+      level: 'debug',
+      ...FIRST_ATTEMPT,
+      message: expect.stringMatching(/^notifykit: POST \/v1\/events\/trigger 503 in \d+ ms/),
+    })
+    expect(entries[1]).toEqual({
+      level: 'info',
+      ...RETRY,
+      message: expect.stringMatching(/^notifykit: retrying/),
+    })
+  })
+
+  it('console: the JSON on the line is the flat object, under no key', async () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {})
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      await clientWith({ logLevel: 'debug' }).events.trigger(TRIGGER)
+      const jsonOf = (line: unknown) =>
+        JSON.parse(/ (\{.*\})$/.exec(String(line))?.[1] ?? 'null') as LogFields
+      expect(jsonOf(debug.mock.calls[0]?.[0])).toEqual(FIRST_ATTEMPT)
+      expect(jsonOf(info.mock.calls[0]?.[0])).toEqual(RETRY)
     } finally {
       debug.mockRestore()
       info.mockRestore()

@@ -49,3 +49,14 @@ it('reports the rate limit, and sends nothing', async () => {
   await expect(onSignup({ id: 'u2', email: 'u2@example.com' })).rejects.toBeInstanceOf(RateLimitError)
   expect(fake.notifications).toHaveLength(0)
 })
+
+it('retries a 503, and the retry sends the notification once', async () => {
+  // The 429 override above is gone (server.resetHandlers); this one answers the first attempt only.
+  server.use(http.post('*/v1/events/trigger', () => HttpResponse.json({}, { status: 503 }), { once: true }))
+
+  const result = await onSignup({ id: 'u3', email: 'u3@example.com' })
+
+  expect(result.status).toBe('processed')
+  expect(fake.notifications).toHaveLength(1)
+  expect(fake.requests).toHaveLength(1) // the 503 never reached the fake; the retry did
+})

@@ -112,11 +112,12 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       async (op) => {
         const text = `{"data": {"acknowledged": tru${'e'.repeat(5_000)}`
         const outcome = await settle(op.call(answering(() => ({ status: 200, body: text }))))
-        const error = outcome.ok ? undefined : (outcome.error as ResponseValidationError)
+        const error = outcome.ok ? undefined : outcome.error
         expect(error).toBeInstanceOf(
           op.name === 'events.triggerBulk' ? BulkTriggerError : ResponseValidationError,
         )
-        const cause = error instanceof BulkTriggerError ? error.failures[0]?.error : error
+        const cause =
+          error instanceof BulkTriggerError ? error.failures[0]?.error : (error as ResponseValidationError)
         expect(cause).toBeInstanceOf(ResponseValidationError)
         expect((cause as ResponseValidationError).body).toBe(text)
         expect((cause as ResponseValidationError).status).toBe(200)

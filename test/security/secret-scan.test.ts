@@ -350,7 +350,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       await expect(client.notifications.get('n1')).resolves.toEqual(notification)
     })
 
-    it('a key of one character is scrubbed without breaking the details apart', async () => {
+    it('a test key of one character is replaced where it stands alone, without breaking words or details apart', async () => {
       const received: unknown[][] = []
       const logger: Logger = {
         debug: (...args) => received.push(args),
@@ -370,11 +370,55 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       })
       await expect(client.notifications.get('n1')).resolves.toEqual({ e: 'false null true e' })
       const [message, details] = received[0] as [string, Record<string, unknown>]
-      expect(message.replaceAll('[redacted]', '')).not.toContain('e')
-      // Still an object with its numbers intact (detail names are scrubbed too, hence the search).
-      expect(Object.values(details)).toContain(200)
-      expect(Object.values(details)).toContain(
-        '{"data":{"[redacted]":"fals[redacted] null tru[redacted] [redacted]"}}',
+      expect(message).toMatch(
+        /^notifykit: GET \/v1\/notifications\/n1 200 in \d+ ms \(attempt 1, request none\)$/,
+      )
+      expect(details).toEqual({
+        method: 'GET',
+        path: '/v1/notifications/n1',
+        status: 200,
+        durationMs: expect.any(Number),
+        attempt: 1,
+        requestId: undefined,
+        requestBody: undefined,
+        responseBody: '{"data":{"[redacted]":"false null true [redacted]"}}',
+      })
+    })
+
+    it("a test key such as 'k' leaves the log text whole, and is replaced where it is the key", async () => {
+      const logs = captureLogs()
+      // A server that echoes the Authorization header into its error, and a path that is the key.
+      const echo = inMemory(
+        (request) =>
+          Response.json(
+            { statusCode: 404, message: `no such key: ${request.headers.get('authorization')}` },
+            { status: 404 },
+          ),
+        transport,
+      )
+      const client = new NotificationClient({
+        apiKey: 'k',
+        baseUrl: 'https://api.test',
+        ...echo,
+        logger: logs.logger,
+        logLevel: 'debug',
+        logBodies: true,
+      })
+      await settle(client.notifications.get('kind-k'))
+      await settle(client.notifications.get('k'))
+      const [first, second] = logs.lines
+      expect(first?.message).toMatch(
+        /^notifykit: GET \/v1\/notifications\/kind-k 404 in \d+ ms \(attempt 1, request none\)$/,
+      )
+      expect(first?.details?.path).toBe('/v1/notifications/kind-k')
+      expect(first?.details?.responseBody).toBe(
+        '{"statusCode":404,"message":"no such key: ApiKey [redacted]"}',
+      )
+      expect(second?.message).toMatch(/^notifykit: GET \/v1\/notifications\/\[redacted\] 404 in /)
+      expectNoSecret(
+        logs.lines.map((line) => line.rendered),
+        'ApiKey k',
+        { headerName: false },
       )
     })
 

@@ -173,6 +173,63 @@ describe('notifykit/testing where msw is not installed', () => {
     return { status: run.status, output: run.stdout + run.stderr }
   }
 
+  /** An app as strict as they come: `exactOptionalPropertyTypes`, reading its settings from the environment. */
+  const STRICT_CONSUMER = `
+    import { NotificationClient, RateLimitError, type RequestOptions } from 'notifykit'
+
+    const client = new NotificationClient({
+      apiKey: process.env.NOTIFYKIT_API_KEY,
+      baseUrl: process.env.NOTIFYKIT_BASE_URL,
+      timeoutMs: undefined,
+    })
+    const options: RequestOptions = { idempotencyKey: process.env.ORDER_KEY, signal: undefined }
+
+    export async function run(): Promise<string | undefined> {
+      const result = await client.events.trigger({ name: 'welcome', to: 'user-1', transactionId: process.env.TX }, options)
+      await client.events.triggerBulk([{ name: 'welcome', to: 'user-1' }], { concurrency: undefined, onProgress: undefined })
+      // @ts-expect-error misspelt: a compile error, not an \`unknown\`
+      result.transactonId
+      try {
+        await client.events.cancel('tx', { timeoutMs: undefined })
+      } catch (error) {
+        if (error instanceof RateLimitError) {
+          const code: 'NOTIFYKIT_RATE_LIMIT' = error.code
+          return code
+        }
+      }
+      return result.transactionId
+    }
+  `
+
+  it('compiles for an app with exactOptionalPropertyTypes that passes process.env values as options', () => {
+    writeFileSync(join(app, 'strict.mts'), STRICT_CONSUMER)
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        module: 'node16',
+        moduleResolution: 'node16',
+        target: 'es2022',
+        lib: ['es2022'],
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      files: ['strict.mts'],
+    }
+    writeFileSync(join(app, 'tsconfig.strict.json'), JSON.stringify(tsconfig))
+    const tsc = join(REPO, 'node_modules/typescript/bin/tsc')
+    const run = spawnSync(
+      process.execPath,
+      [tsc, '-p', join(app, 'tsconfig.strict.json'), '--pretty', 'false'],
+      {
+        encoding: 'utf8',
+      },
+    )
+    expect({ status: run.status, output: run.stdout + run.stderr }).toEqual({ status: 0, output: '' })
+  }, 60_000)
+
   it('its types compile without msw and without the DOM library, libraries checked', () => {
     // The @ts-ignore tsup puts above the msw import is what makes it compile: it covers one line only.
     for (const file of ['testing.d.ts', 'testing.d.cts']) {
@@ -182,4 +239,54 @@ describe('notifykit/testing where msw is not installed', () => {
     }
     expect(compileConsumers()).toEqual({ status: 0, output: '' })
   }, 60_000)
+})
+
+describe('the built error classes', () => {
+  // An app that loads both builds (a CommonJS dependency requires notifykit, the app imports it): the
+  // dual-package hazard. Errors of either copy must pass the other's `instanceof`.
+  it('instanceof holds between dist/index.cjs and dist/index.js loaded in one process', () => {
+    const check = `
+      const cjs = (await import('node:module')).createRequire(import.meta.url)('./dist/index.cjs')
+      const esm = await import('./dist/index.js')
+      const answering = (status, body) => async () => new Response(JSON.stringify(body), { status })
+      const failure = async (copy, status, body) => {
+        const client = new copy.NotificationClient({
+          apiKey: 'k', baseUrl: 'https://api.test', maxRetries: 0, fetch: answering(status, body),
+        })
+        return client.events.trigger({ name: 'welcom', to: 'u' }).then(() => undefined, (error) => error)
+      }
+      const fromCjs = await failure(cjs, 429, { message: 'slow down' })
+      const fromEsm = await failure(esm, 422, { message: 'workflow_not_found' })
+      console.log(JSON.stringify({
+        distinctClasses: cjs.RateLimitError !== esm.RateLimitError,
+        cjsInEsm: [esm.RateLimitError, esm.ApiError, esm.NotifyKitError, esm.NotFoundError].map((C) => fromCjs instanceof C),
+        esmInCjs: [cjs.UnprocessableEntityError, cjs.ApiError, cjs.NotifyKitError, cjs.RateLimitError].map((C) => fromEsm instanceof C),
+        codes: [fromCjs.code, fromEsm.code],
+        workflowName: fromEsm.workflowName,
+      }))`
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', check], {
+      cwd: REPO,
+      encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({
+      distinctClasses: true,
+      cjsInEsm: [true, true, true, false],
+      esmInCjs: [true, true, true, false],
+      codes: ['NOTIFYKIT_RATE_LIMIT', 'NOTIFYKIT_UNPROCESSABLE_ENTITY'],
+      workflowName: 'welcom',
+    })
+  })
+
+  it('the types hold no internal helper of the request core', () => {
+    for (const file of ['index.d.ts', 'index.d.cts']) {
+      const types = readFileSync(join(DIST, file), 'utf8')
+      for (const internal of ['withContext', 'withCallContext', 'namingWorkflow', 'CallContext']) {
+        expect(types).not.toContain(internal)
+      }
+      expect(types).toMatch(
+        /declare class RateLimitError extends ApiError \{[^}]*code: 'NOTIFYKIT_RATE_LIMIT'/,
+      )
+    }
+  })
 })

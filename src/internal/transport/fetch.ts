@@ -77,16 +77,15 @@ export class FetchTransport implements Transport {
       let response: FetchResponse
       try {
         // Guarded: the attempt ends on time even with a fetch that ignores its signal (a test double).
-        response = await attempt.guard(
-          this.#fetch(this.#origin + request.path, {
-            method: request.method,
-            headers: fetchHeaders(request.headers),
-            body: request.body,
-            signal: attempt.signal,
-            // A 3xx comes back as it is and its target is never requested ('error' is refused by workerd).
-            redirect: 'manual',
-          }),
-        )
+        const init: FetchRequestInit = {
+          method: request.method,
+          headers: fetchHeaders(request.headers),
+          signal: attempt.signal,
+          // A 3xx comes back as it is and its target is never requested ('error' is refused by workerd).
+          redirect: 'manual',
+        }
+        if (request.body !== undefined) init.body = request.body
+        response = await attempt.guard(this.#fetch(this.#origin + request.path, init))
       } catch (error) {
         throw attempt.failure ?? this.#connectionError(error, false)
       }

@@ -6,6 +6,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
   type ValidationIssue,
+  withCallContext,
 } from '../../core/errors.js'
 import type { RequestOptions } from '../../core/options.js'
 import { deadlineError } from '../../internal/deadline.js'
@@ -31,12 +32,12 @@ export interface BulkTriggerOptions extends RequestOptions {
    * Requests in flight at once. Default 2: bulk calls cost 100 rate-limit units each.
    * @example `client.events.triggerBulk(events, { concurrency: 4 })`
    */
-  concurrency?: number
+  concurrency?: number | undefined
   /**
    * Called after each request of at most 100 events settles. An exception thrown here is ignored.
    * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
    */
-  onProgress?: (progress: BulkProgress) => void
+  onProgress?: ((progress: BulkProgress) => void) | undefined
 }
 
 const DEFAULT_CONCURRENCY = 2
@@ -54,16 +55,23 @@ export async function triggerInChunks(
   options: BulkTriggerOptions = {},
 ): Promise<WithResponse<TriggerResult[]>> {
   const { concurrency = DEFAULT_CONCURRENCY, onProgress, ...requestOptions } = options
-  checkEvents(operations, events)
-  checkBulkOptions(options)
-  const chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
-  const baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
-  // Whatever would make the request core refuse every chunk alike fails here, before the first
-  // request: the events, limits and keys above, the headers here. A chunk the core still refuses
-  // is then a failed chunk like any other, and every event stays accounted for.
-  normalizeHeaders(requestOptions.headers, 'headers')
   const { method } = operations.bulk
   const path = operations.bulk.path.template
+  let chunkCount: number
+  let baseKey: string
+  // Whatever would make the request core refuse every chunk alike fails here, before the first
+  // request: the events, the options, the key and the headers. A chunk the core still refuses is
+  // then a failed chunk like any other, and every event stays accounted for.
+  try {
+    checkEvents(operations, events)
+    checkBulkOptions(options)
+    chunkCount = Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST)
+    baseKey = chunkKeyBase(requestOptions.idempotencyKey, chunkCount)
+    normalizeHeaders(requestOptions.headers, 'headers')
+  } catch (error) {
+    // Each check throws a RequestValidationError; nothing was sent, so no key is reported.
+    throw withCallContext(error as NotifyKitError, { method, path })
+  }
   const deadline =
     requestOptions.deadlineMs === undefined ? undefined : Date.now() + requestOptions.deadlineMs
   const results: (TriggerResult | undefined)[] = new Array(events.length).fill(undefined)
@@ -84,7 +92,7 @@ export async function triggerInChunks(
       // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
       // timeout too short to read the answer of a request the server may still carry out.
       if (remainingMs !== undefined && remainingMs <= 0) {
-        throw deadlineError(requestOptions.deadlineMs, { notSent: true }).withContext({
+        throw withCallContext(deadlineError(requestOptions.deadlineMs, { notSent: true }), {
           method,
           path,
           idempotencyKey,
@@ -134,7 +142,7 @@ export async function triggerInChunks(
 
   if (failures.length > 0 || !last) {
     failures.sort((a, b) => a.chunkIndex - b.chunkIndex)
-    throw new BulkTriggerError(results, failures).withContext({
+    throw withCallContext(new BulkTriggerError(results, failures), {
       method,
       path,
       idempotencyKey: baseKey,
@@ -161,11 +169,14 @@ function countMismatch(
   if (Array.isArray(data) && data.length === expected) return undefined
   const found = Array.isArray(data) ? `${data.length} results` : 'no list of results'
   const body = JSON.stringify(data) ?? ''
-  return new ResponseValidationError(
-    `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
-    outcome.response.status,
-    body,
-  ).withContext({ ...call, attempts: outcome.response.attempts })
+  return withCallContext(
+    new ResponseValidationError(
+      `events.triggerBulk: the ${outcome.response.status} response holds ${found} for ${expected} events`,
+      outcome.response.status,
+      body,
+    ),
+    { ...call, attempts: outcome.response.attempts },
+  )
 }
 
 /** The caller's key (checked here, so a bad key fails before anything is sent) or a new one. */

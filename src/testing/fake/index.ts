@@ -1,3 +1,4 @@
+export type { FakeFaultTarget } from './fault-target.js'
 export { createFakeService, FakeService } from './service.js'
 export type {
   FakeChannel,
@@ -21,6 +22,7 @@ export type {
   FakeStatusFault,
   FakeStepType,
   FakeSubscriber,
+  FakeSubscriberRecord,
   FakeTopic,
   FakeWorkflow,
   FakeWorkflowStep,

@@ -61,7 +61,8 @@ export class RequestPipeline {
     request.headers.forEach((value, name) => {
       headers[name] = value
     })
-    this.requests.push({ method, path: url.pathname, headers, body: body.ok ? body.value : undefined })
+    const record = { method, path: url.pathname, headers, body: body.ok ? body.value : undefined }
+    this.requests.push(record)
 
     // One timer per request, started on arrival: early answers wait for it before leaving, and
     // applied requests wait for it after taking their idempotency key, so they are "in flight" meanwhile.
@@ -71,7 +72,7 @@ export class RequestPipeline {
       if (timer) await timer
     }
 
-    const fault = this.faults.take()
+    const fault = this.faults.take(record)
     if (fault && 'status' in fault) {
       await settled()
       return this.#respond(faultReply(fault, url.pathname))

@@ -4,7 +4,8 @@ import { FetchHandlerDispatcher, fakeMswHandlers, serveFetchHandler } from '../p
 import type { ServedHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
-import { FakeState } from './state.js'
+import { SeedLog } from './seeds.js'
+import type { FakeState } from './state.js'
 import type {
   FakeFault,
   FakeMessage,
@@ -13,6 +14,7 @@ import type {
   FakeRequestRecord,
   FakeServiceOptions,
   FakeSubscriber,
+  FakeSubscriberRecord,
   FakeTopic,
   FakeWorkflow,
 } from './types.js'
@@ -43,6 +45,7 @@ export function createFakeService(options: FakeServiceOptions = {}): FakeService
 /** The fake service; create it with {@link createFakeService}. */
 export class FakeService {
   readonly #options: FakeServiceOptions
+  readonly #seeds: SeedLog
   #state: FakeState
   readonly #pipeline: RequestPipeline
   #dispatcher: FetchHandlerDispatcher | undefined
@@ -50,7 +53,8 @@ export class FakeService {
 
   constructor(options: FakeServiceOptions = {}) {
     this.#options = structuredClone(options)
-    this.#state = this.#seed()
+    this.#seeds = new SeedLog(this.#options)
+    this.#state = this.#seeds.fresh()
     this.#pipeline = new RequestPipeline(this.#options, () => this.#state)
   }
 
@@ -128,7 +132,8 @@ export class FakeService {
   }
 
   /**
-   * Adds a workflow (or replaces the one with the same identifier, keeping its `_id`).
+   * Adds a workflow (or replaces the one with the same identifier, keeping its `_id`). A seed, like
+   * the options: `reset()` keeps it.
    *
    * @example
    * ```ts
@@ -136,11 +141,11 @@ export class FakeService {
    * ```
    */
   addWorkflow(workflow: FakeWorkflow): void {
-    this.#state.addWorkflow(workflow)
+    this.#seeds.add(this.#state, { kind: 'workflow', value: workflow })
   }
 
   /**
-   * Adds a subscriber, or updates the fields given of an existing one.
+   * Adds a subscriber, or updates the fields given of an existing one. A seed: `reset()` keeps it.
    *
    * @example
    * ```ts
@@ -148,11 +153,12 @@ export class FakeService {
    * ```
    */
   addSubscriber(subscriber: FakeSubscriber): void {
-    this.#state.upsertSubscriber(subscriber)
+    this.#seeds.add(this.#state, { kind: 'subscriber', value: subscriber })
   }
 
   /**
-   * Adds a topic, or adds subscribers to an existing one. Unknown subscribers are created.
+   * Adds a topic, or adds subscribers to an existing one. Unknown subscribers are created. A seed:
+   * `reset()` keeps it.
    *
    * @example
    * ```ts
@@ -160,18 +166,26 @@ export class FakeService {
    * ```
    */
   addTopic(topic: FakeTopic): void {
-    this.#state.addTopic(topic)
+    this.#seeds.add(this.#state, { kind: 'topic', value: topic })
   }
 
   /**
    * Makes the next request(s) fail: with an HTTP status (nothing applied), or with a dropped
    * connection, optionally after applying the request (`afterApply`), as when a response is lost on
-   * the way back. Calls queue up in order.
+   * the way back. `method`, `path`, `idempotencyKey` and `when` aim the fault at the requests it is
+   * for; without them it takes the next requests, whatever they are. Faults wait in the order armed,
+   * and each request takes the first one that targets it. Unknown keys are refused.
+   *
+   * A single dropped connection is retried at once by notifykit, free, as a stale keep-alive socket
+   * (even with `maxRetries: 0`): your code never sees it. Arm `times: maxRetries + 1` drops (at
+   * least 2) for the call to fail with `ConnectionError`.
    *
    * @example
    * ```ts
    * fake.failNext({ status: 503, times: 2 })
    * fake.failNext({ dropConnection: true, afterApply: true })
+   * // The third chunk of a bulk trigger, whichever order the chunks arrive in:
+   * fake.failNext({ path: '/v1/events/trigger/bulk', idempotencyKey: /:2$/, status: 503, times: 3 })
    * ```
    */
   failNext(fault: FakeFault): void {
@@ -247,24 +261,48 @@ export class FakeService {
   }
 
   /**
-   * Forgets everything that happened: state, requests, idempotency records, rate-limit window,
-   * faults and delay. What `createFakeService` was given is seeded again; what `add*` added is not.
+   * Every subscriber, seeded or created by the app's triggers, in the order they appeared. A copy:
+   * later changes do not show in it.
    *
    * @example
    * ```ts
-   * afterEach(() => fake.reset())
+   * expect(fake.subscribers.map((s) => s.subscriberId)).toEqual(['u1', 'u2'])
    * ```
    */
-  reset(): void {
-    this.#state = this.#seed()
-    this.#pipeline.reset()
+  get subscribers(): readonly FakeSubscriberRecord[] {
+    return structuredClone([...this.#state.subscribers.values()])
   }
 
-  #seed(): FakeState {
-    const state = new FakeState()
-    for (const workflow of this.#options.workflows ?? []) state.addWorkflow(workflow)
-    for (const subscriber of this.#options.subscribers ?? []) state.upsertSubscriber(subscriber)
-    for (const topic of this.#options.topics ?? []) state.addTopic(topic)
-    return state
+  /**
+   * One subscriber as the fake holds it (a copy), or `undefined` if there is none with that id.
+   *
+   * @example
+   * ```ts
+   * expect(fake.subscriber('u1')).toMatchObject({ email: 'u1@example.com', firstName: 'Ada' })
+   * ```
+   */
+  subscriber(subscriberId: string): FakeSubscriberRecord | undefined {
+    const subscriber = this.#state.subscribers.get(subscriberId)
+    return subscriber && structuredClone(subscriber)
+  }
+
+  /**
+   * Forgets everything the requests did (state they changed, notifications, messages, preferences),
+   * the requests themselves, idempotency records, the rate-limit window, faults and delay. What the
+   * test seeded stays: the options of `createFakeService` and every `addWorkflow()`,
+   * `addSubscriber()` and `addTopic()` call, applied again in order (new `_id`s), whether made in
+   * `beforeAll`, `beforeEach` or a test. `reset({ keepAdded: false })` forgets the `add*()` calls
+   * too, back to the state right after `createFakeService`.
+   *
+   * @example
+   * ```ts
+   * beforeAll(() => fake.addWorkflow({ identifier: 'welcome', steps: [{ type: 'email' }] }))
+   * afterEach(() => fake.reset()) // 'welcome' is there for every test
+   * ```
+   */
+  reset(options: { keepAdded?: boolean } = {}): void {
+    if (options.keepAdded === false) this.#seeds.forgetAdded()
+    this.#state = this.#seeds.fresh()
+    this.#pipeline.reset()
   }
 }

@@ -3,6 +3,8 @@
  * returns, so a test can assert on them the way it would read the API.
  */
 
+import type { FakeFaultTarget } from './fault-target.js'
+
 /** A channel that delivers something to the subscriber; preferences switch these on and off. */
 export type FakeChannel = 'in_app' | 'email' | 'sms' | 'push' | 'chat'
 
@@ -77,6 +79,27 @@ export interface FakeSubscriber {
   channels?: unknown[]
 }
 
+/**
+ * A subscriber as the fake holds it: seeded, created by a trigger (a `to` naming an unknown
+ * subscriber) or updated by one (a subscriber object with fields), with the fields it was given.
+ */
+export interface FakeSubscriberRecord {
+  readonly _id: string
+  readonly subscriberId: string
+  readonly email?: string | null
+  readonly firstName?: string | null
+  readonly lastName?: string | null
+  readonly phone?: string | null
+  readonly avatar?: string | null
+  readonly locale?: string | null
+  readonly timezone?: string | null
+  readonly data?: Readonly<Record<string, unknown>>
+  readonly channels?: readonly unknown[]
+  readonly createdAt: string
+  /** Changes when a trigger or `addSubscriber()` sets a field. */
+  readonly updatedAt: string
+}
+
 /** A topic to seed. Unknown subscriber ids are created, so seeding needs no particular order. */
 export interface FakeTopic {
   topicKey: string
@@ -128,18 +151,22 @@ export interface FakeServiceOptions {
   missingNotification?: '404' | 'null'
 }
 
-/** Make the next answers fail with an HTTP status; nothing is applied. */
-export interface FakeStatusFault {
+/** Make the next answers (to the requests targeted, or any) fail with an HTTP status; nothing is applied. */
+export interface FakeStatusFault extends FakeFaultTarget {
   status: number
-  /** How many requests in a row fail; default 1. */
+  /** How many requests fail (of those targeted); default 1. */
   times?: number
   /** JSON value, or a string sent as `text/plain` (like a proxy's HTML page). Default: a server error body. */
   body?: unknown
   headers?: Record<string, string>
 }
 
-/** Make the next answers a dropped connection (the client sees a socket error). */
-export interface FakeDropFault {
+/**
+ * Make the next answers (to the requests targeted, or any) a dropped connection: the client sees a
+ * reset socket. notifykit retries one reset at once, free (even with `maxRetries: 0`), as the stale
+ * keep-alive socket it usually is, so a single drop never reaches your code.
+ */
+export interface FakeDropFault extends FakeFaultTarget {
   dropConnection: true
   times?: number
   /**

@@ -109,10 +109,49 @@ describe('strict requests: refused with issues, nothing sent', () => {
     expect(seen).toHaveLength(1)
   })
 
-  it('more than 100 recipients in `to`', async () => {
+  it('more than 100 recipients in `to` says the limit and the count', async () => {
     const to = Array.from({ length: 101 }, (_, index) => `user-${index}`)
     const error = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to }))
-    expect(error.issues.some((issue) => issue.path[0] === 'to')).toBe(true)
+    expect(error.issues).toEqual([{ path: ['to'], message: 'at most 100 recipients, got 101' }])
+    expect(error.message).toBe('Invalid events.trigger request: to: at most 100 recipients, got 101')
+  })
+
+  it('a topic spelt `type: "topic"` names the field and the value it must have', async () => {
+    const topic = unchecked<string>({ type: 'topic', topicKey: 'beta-users' })
+    const one = await refusedBeforeSending((client) => client.events.trigger({ name: 'w', to: topic }))
+    expect(one.issues).toEqual([{ path: ['to', 'type'], message: "must be 'Topic'" }])
+    const inList = await refusedBeforeSending((client) =>
+      client.events.triggerBulk([
+        { name: 'w', to: 'u' },
+        { name: 'w', to: ['u', topic] },
+      ]),
+    )
+    expect(inList.issues.map((issue) => issue.path)).toEqual([[1, 'to', 1, 'type']])
+  })
+
+  it('a subscriber object with a misspelt key names the missing and the unknown key', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: unchecked<string>({ subscriberID: 'user-1' }) }),
+    )
+    expect(error.issues).toEqual([
+      { path: ['to', 'subscriberId'], message: expect.stringContaining('expected string') },
+      { path: ['to'], message: 'Unrecognized key: "subscriberID"' },
+    ])
+  })
+
+  it.each([
+    ['a number', 42],
+    ['null', null],
+    ['a nested list', [['user-1']]],
+  ])('`to` of no accepted shape (%s) lists the shapes accepted', async (_what, to) => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: unchecked<string>(to) }),
+    )
+    expect(error.issues).toHaveLength(1)
+    expect(error.issues[0]?.message).toContain(
+      "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }",
+    )
+    expect(error.issues[0]?.message).not.toContain('Invalid input')
   })
 
   it('exactly 100 recipients are sent', async () => {
@@ -161,6 +200,57 @@ describe('strict requests: refused with issues, nothing sent', () => {
       client.events.cancel('tx', { headers: { 'x-trace': 'a\r\nx-evil: 1' } }),
     )
     expect(error.issues.map((issue) => issue.path)).toEqual([['headers', 'x-trace']])
+  })
+})
+
+describe('unknown call options (plain JavaScript, or a cast): refused, naming the closest option', () => {
+  it.each([
+    ['timeOutMs', 'timeoutMs'],
+    ['idempotency_key', 'idempotencyKey'],
+    ['deadline', 'deadlineMs'],
+    ['header', 'headers'],
+  ])('`%s` → `%s`, for a call and a bulk call', async (typo, meant) => {
+    const options = unchecked<{ timeoutMs?: number }>({ [typo]: 'order-42' })
+    for (const call of [
+      (client: NotificationClient) => client.events.trigger({ name: 'w', to: 'u' }, options),
+      (client: NotificationClient) => client.events.triggerBulk([{ name: 'w', to: 'u' }], options),
+      (client: NotificationClient) => client.notifications.get('n-1', options),
+    ]) {
+      const error = await refusedBeforeSending(call)
+      expect(error.issues).toEqual([{ path: [typo], message: `unknown option; did you mean \`${meant}\`?` }])
+      expect(error.message).toBe(
+        `Invalid request options: ${typo}: unknown option; did you mean \`${meant}\`?`,
+      )
+    }
+  })
+
+  it('a bulk option is known to bulk calls only', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger({ name: 'w', to: 'u' }, unchecked({ concurrency: 4 })),
+    )
+    expect(error.issues[0]?.message).toBe('unknown option')
+    const bulk = await refusedBeforeSending((client) =>
+      client.events.triggerBulk([{ name: 'w', to: 'u' }], unchecked({ concurency: 4 })),
+    )
+    expect(bulk.issues[0]?.message).toBe('unknown option; did you mean `concurrency`?')
+  })
+
+  it('every known option, undefined ones included, is accepted', async () => {
+    const { client, seen } = answeringClient(() =>
+      json({ data: [{ acknowledged: true, status: 'processed' }] }, 201),
+    )
+    await client.events.triggerBulk([{ name: 'w', to: 'u' }], {
+      idempotencyKey: 'k-1',
+      signal: new AbortController().signal,
+      timeoutMs: 1_000,
+      deadlineMs: 2_000,
+      maxRetries: 0,
+      headers: { 'x-trace': 't' },
+      concurrency: 1,
+      onProgress: () => {},
+    })
+    await client.events.cancel('tx', { timeoutMs: undefined, headers: undefined })
+    expect(seen).toHaveLength(2)
   })
 })
 

@@ -199,7 +199,7 @@ describe('fault injection', () => {
 })
 
 describe('inspection', () => {
-  it('records requests with lowercase headers and parsed bodies, and reset forgets everything but the seed', async () => {
+  it('records requests with lowercase headers and parsed bodies, and reset forgets everything but the seeds', async () => {
     const fake = seededFake()
     fake.addWorkflow({ identifier: 'later', steps: [{ type: 'email' }] })
     await call(fake, 'POST', '/v1/events/trigger', trigger, { 'X-Custom': 'yes' })
@@ -219,7 +219,10 @@ describe('inspection', () => {
     expect(fake.notifications).toEqual([])
     expect(fake.messages('alice')).toEqual([])
     expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
+    expect((await call(fake, 'POST', '/v1/events/trigger', { name: 'later', to: 'alice' })).status).toBe(201)
+    fake.reset({ keepAdded: false })
     expect((await call(fake, 'POST', '/v1/events/trigger', { name: 'later', to: 'alice' })).status).toBe(422)
+    expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
   })
 
   it('returns copies, so callers cannot change the state', async () => {

@@ -1,7 +1,8 @@
 // Where does a client's time go? Profiles one client on one operation (the measured calls only,
 // warm-up and module loading excluded) and prints CPU per call by package and by function; with
-// `--against raw` (undici.request) or `--against agent` (agent.request, undici's lowest-level request call) it
-// profiles that too and prints what the client spends beyond it.
+// `--against raw` (undici.request), `--against agent` (agent.request, undici's lowest-level request call),
+// `--against pool` or `--against fetch` (the same wire work by hand) it profiles that too and prints
+// what the client spends beyond it. `--client lenient-fetch` is notifykit over the global fetch.
 //
 //   npx tsx bench/profile.ts --client lenient --operation get [--against raw] [--concurrency 32] [--seconds 5]
 //   npx tsx bench/profile.ts --client lenient --package bench/results/builds/after/index.js ...
@@ -12,7 +13,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compileWorkers, distEntry, ensureDist, log, resultsDir, runWorker, startServer } from './harness.js'
-import type { ClientSpec, Operation, ProfileConfig, ProfileResult } from './protocol.js'
+import type { ClientSpec, Operation, ProfileConfig, ProfileResult, RawClientSpec } from './protocol.js'
 
 interface CallFrame {
   functionName: string
@@ -164,9 +165,18 @@ async function profileClient(
   port: number,
   client: string,
 ): Promise<Breakdown> {
-  if (!['raw', 'agent', 'lenient', 'off', 'lenient+otel', 'lenient+otelapi'].includes(which))
+  const raw: Record<string, RawClientSpec['raw']> = {
+    raw: 'undici.request',
+    agent: 'agent.request',
+    pool: 'pool.request',
+    fetch: 'fetch',
+  }
+  if (
+    !(which in raw) &&
+    !['lenient', 'off', 'lenient-fetch', 'lenient+otel', 'lenient+otelapi'].includes(which)
+  )
     throw new Error(
-      'clients are raw (undici.request), agent (agent.request), lenient, off, lenient+otel or lenient+otelapi',
+      'clients are raw (undici.request), agent (agent.request), pool and fetch (the same wire work by hand), lenient, off, lenient-fetch, lenient+otel or lenient+otelapi',
     )
   const profileDir = join(resultsDir, 'profiles')
   mkdirSync(profileDir, { recursive: true })
@@ -174,19 +184,20 @@ async function profileClient(
     profileDir,
     `${which}-${operation}-c${values.concurrency}-${Date.now()}.cpuprofile`,
   )
-  const spec: ClientSpec =
-    which === 'raw' || which === 'agent'
-      ? { raw: which === 'raw' ? 'undici.request' : 'agent.request' }
-      : {
-          label: 'notifykit',
-          packageUrl: pathToFileURL(resolve(values.package ?? distEntry)).href,
-          responseValidation: which === 'off' ? 'off' : 'lenient',
-          ...(which === 'lenient+otel'
-            ? { otel: 'sdk' }
-            : which === 'lenient+otelapi'
-              ? { otel: 'api' }
-              : {}),
-        }
+  const rawName = raw[which]
+  const spec: ClientSpec = rawName
+    ? { raw: rawName }
+    : {
+        label: 'notifykit',
+        packageUrl: pathToFileURL(resolve(values.package ?? distEntry)).href,
+        responseValidation: which === 'off' ? 'off' : 'lenient',
+        ...(which === 'lenient-fetch' ? { transport: 'fetch' as const } : {}),
+        ...(which === 'lenient+otel'
+          ? { otel: 'sdk' as const }
+          : which === 'lenient+otelapi'
+            ? { otel: 'api' as const }
+            : {}),
+      }
   const config: ProfileConfig = {
     mode: 'profile',
     port,

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { core } from 'zod/mini'
 
 /**
  * A problem and where it is: the shape of the public `ValidationIssue`, spelled out here because the
@@ -13,11 +13,11 @@ interface Issue {
  * zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. A value
  * that matched no member of a union is explained by the member it came closest to (see `explain`).
  */
-export function issuesOf(error: z.ZodError, prefix: readonly (string | number)[] = []): Issue[] {
+export function issuesOf(error: core.$ZodError, prefix: readonly (string | number)[] = []): Issue[] {
   return error.issues.flatMap((issue) => explain(issue, prefix))
 }
 
-type ZodIssue = z.ZodError['issues'][number]
+type ZodIssue = core.$ZodIssue
 
 /**
  * zod reports a value that no member of a union accepts as one `Invalid input`, with each member's

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type { ZodMiniType } from 'zod/mini'
 import { type PathTemplate, pathTemplate } from './path.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
@@ -13,9 +13,9 @@ export interface Operation<Body, Result> {
   readonly method: HttpMethod
   readonly path: PathTemplate
   /** Strict schema of the JSON body; absent for operations without one. */
-  readonly body: z.ZodType<Body> | undefined
+  readonly body: ZodMiniType<Body> | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
-  readonly result: z.ZodType<Result>
+  readonly result: ZodMiniType<Result>
   /** Whether `200 {"data": null}` means the record does not exist, as some server versions answer. */
   readonly nullIsNotFound: boolean
 }
@@ -24,8 +24,8 @@ interface OperationDefinition<Body, Result> {
   name: string
   method: HttpMethod
   path: string
-  body?: z.ZodType<Body>
-  result: z.ZodType<Result>
+  body?: ZodMiniType<Body>
+  result: ZodMiniType<Result>
   nullIsNotFound?: boolean
 }
 

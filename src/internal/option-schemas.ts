@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { NotifyKitError, RequestValidationError, type ValidationIssue } from '../core/errors.js'
 import type { LogLevel } from '../core/logger.js'
 import {
@@ -12,6 +12,7 @@ import {
 import type { BulkTriggerOptions } from '../resources/events/bulk.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
+import { safeParse } from './safe-parse.js'
 import { isStandardSchema } from './standard-schema.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
@@ -22,12 +23,12 @@ const MAX_TIMER_MS = 2_147_483_647
 
 /** A number in (0, max]; every way of breaking the rule gives the one `error`. */
 function positiveNumber(error: string, max = Number.MAX_SAFE_INTEGER) {
-  return z.number({ error }).positive({ error }).max(max, { error })
+  return z.number({ error }).check(z.positive({ error }), z.maximum(max, { error }))
 }
 
 /** A whole number ≥ min; every way of breaking the rule gives the one `error`, once. */
 function wholeNumber(error: string, min: number) {
-  return z.number({ error }).int({ error, abort: true }).min(min, { error })
+  return z.number({ error }).check(z.int({ error, abort: true }), z.minimum(min, { error }))
 }
 
 const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS.join(', ')}`
@@ -40,16 +41,18 @@ const workflowSchemas = z
   .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
     error: 'The workflows option must map workflow names to payload schemas',
   })
-  .superRefine((workflows, context) => {
-    for (const [name, schema] of Object.entries(workflows)) {
-      if (schema === undefined || isStandardSchema(schema)) continue
-      context.addIssue({
-        code: 'custom',
-        path: [name],
-        message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
-      })
-    }
-  })
+  .check(
+    z.superRefine((workflows, context) => {
+      for (const [name, schema] of Object.entries(workflows)) {
+        if (schema === undefined || isStandardSchema(schema)) continue
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
+        })
+      }
+    }),
+  )
 
 /**
  * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
@@ -57,25 +60,33 @@ const workflowSchemas = z
  * messages must never repeat a secret.
  */
 const clientOptionsSchema = z.object({
-  timeoutMs: positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS).default(
+  timeoutMs: z._default(
+    positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
     DEFAULT_TIMEOUT_MS,
   ),
-  maxRetries: wholeNumber('maxRetries must be a whole number ≥ 0', 0).default(DEFAULT_MAX_RETRIES),
-  maxResponseBytes: positiveNumber('maxResponseBytes must be a positive number').default(
+  maxRetries: z._default(wholeNumber('maxRetries must be a whole number ≥ 0', 0), DEFAULT_MAX_RETRIES),
+  maxResponseBytes: z._default(
+    positiveNumber('maxResponseBytes must be a positive number'),
     DEFAULT_MAX_RESPONSE_BYTES,
   ),
   // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
-  logLevel: z
-    .string({ error: LOG_LEVEL_ERROR })
-    .transform((level) => level.toLowerCase() || 'warn')
-    .pipe(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }))
-    .default('warn'),
-  responseValidation: z
-    .enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' })
-    .default('lenient'),
-  fetch: z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }).optional(),
-  dangerouslyAllowBrowser: z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }).optional(),
-  workflows: workflowSchemas.optional(),
+  logLevel: z._default(
+    z.pipe(
+      z.pipe(
+        z.string({ error: LOG_LEVEL_ERROR }),
+        z.transform((level: string) => level.toLowerCase() || 'warn'),
+      ),
+      z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
+    ),
+    'warn',
+  ),
+  responseValidation: z._default(
+    z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
+    'lenient',
+  ),
+  fetch: z.optional(z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' })),
+  dangerouslyAllowBrowser: z.optional(z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' })),
+  workflows: z.optional(workflowSchemas),
 })
 
 /**
@@ -175,7 +186,7 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const parsed = clientOptionsSchema.safeParse({
+  const parsed = safeParse(clientOptionsSchema, {
     ...options,
     logLevel: options.logLevel ?? environmentLogLevel,
   })
@@ -192,13 +203,13 @@ const milliseconds = positiveNumber(
 )
 
 const callOptionsSchema = z.object({
-  maxRetries: wholeNumber('must be a whole number ≥ 0', 0).optional(),
-  timeoutMs: milliseconds.optional(),
-  deadlineMs: milliseconds.optional(),
+  maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
+  timeoutMs: z.optional(milliseconds),
+  deadlineMs: z.optional(milliseconds),
 })
 
-const bulkOptionsSchema = callOptionsSchema.extend({
-  concurrency: wholeNumber('Must be a whole number of at least 1', 1).optional(),
+const bulkOptionsSchema = z.extend(callOptionsSchema, {
+  concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
 })
 
 /**
@@ -214,8 +225,8 @@ export function checkBulkOptions(options: BulkTriggerOptions): void {
   refuseInvalid(options, bulkOptionsSchema, BULK_OPTION_KEYS)
 }
 
-function refuseInvalid(options: object, schema: z.ZodType, known: readonly string[]): void {
-  const parsed = schema.safeParse(options)
+function refuseInvalid(options: object, schema: z.ZodMiniType, known: readonly string[]): void {
+  const parsed = safeParse(schema, options)
   const issues = parsed.success ? [] : issuesOf(parsed.error)
   // A non-object is the schema's to report; its characters are no options.
   if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))

@@ -21,6 +21,7 @@ import { buildPath } from './path.js'
 import { apiErrorOf, ResponseReader } from './response.js'
 import { requestIdOf } from './response-headers.js'
 import { decideRetry } from './retry.js'
+import { safeParse } from './safe-parse.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
@@ -182,7 +183,7 @@ export class RequestCore {
     const path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
     let body: string | undefined
     if (operation.body) {
-      const parsed = operation.body.safeParse(input.body)
+      const parsed = safeParse(operation.body, input.body)
       if (!parsed.success)
         throw new RequestValidationError(issuesOf(parsed.error), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and

@@ -1,10 +1,11 @@
-import type { z } from 'zod'
+import type { ZodMiniType } from 'zod/mini'
 import { ApiError, NotFoundError, ResponseValidationError } from '../core/errors.js'
 import type { ResponseValidation } from '../core/options.js'
 import { excerpt } from './excerpt.js'
 import { formatIssues, issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import type { Operation } from './operation.js'
+import { safeParse } from './safe-parse.js'
 import type { WireResponse } from './transport/types.js'
 
 /**
@@ -83,9 +84,9 @@ export class ResponseReader {
     data: unknown,
     mode: 'lenient' | 'strict',
   ): Result {
-    let parsed: ReturnType<z.ZodType<Result>['safeParse']>
+    let parsed: ReturnType<ZodMiniType<Result>['safeParse']>
     try {
-      parsed = operation.result.safeParse(data)
+      parsed = safeParse(operation.result, data)
     } catch (error) {
       // A response deep enough to exhaust the stack is not data anyone can use.
       throw new ResponseValidationError(
@@ -147,7 +148,7 @@ function parseErrorBody(text: string): unknown {
 }
 
 /** Lenient mode tolerates drift inside the expected kind of value, not an array for an object. */
-function sameKind(schema: z.ZodType, data: unknown): boolean {
+function sameKind(schema: ZodMiniType, data: unknown): boolean {
   const expected = schema.def.type
   if (expected === 'object') return data !== null && typeof data === 'object' && !Array.isArray(data)
   if (expected === 'array') return Array.isArray(data)

@@ -1,6 +1,10 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import { looseObject, nullishString, optionalString, optionalStringArray, strictObject } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+/** Shared by every optional object field of this module's tables (see fields.ts). */
+const optionalJsonObject = z.optional(JsonObjectSchema)
 
 /** Providers of chat and push channels the server is known to use; open. */
 export const ProviderIdSchema = openEnum([
@@ -16,38 +20,38 @@ export const ProviderIdSchema = openEnum([
 ])
 
 /** A subscriber's settings for one provider of a chat or push channel. */
-export const ChannelSettingsSchema = z.strictObject({
+export const ChannelSettingsSchema = strictObject({
   providerId: ProviderIdSchema,
-  integrationIdentifier: z.string().optional(),
-  credentials: z
-    .strictObject({
-      webhookUrl: z.string().optional(),
-      deviceTokens: z.array(z.string()).optional(),
-    })
-    .optional(),
+  integrationIdentifier: optionalString,
+  credentials: z.optional(
+    strictObject({
+      webhookUrl: optionalString,
+      deviceTokens: optionalStringArray,
+    }),
+  ),
 })
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
 /** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
-export const SubscriberSchema = z.strictObject({
+export const SubscriberSchema = strictObject({
   subscriberId: IdentifierSchema,
-  email: z.string().nullish(),
-  firstName: z.string().nullish(),
-  lastName: z.string().nullish(),
-  phone: z.string().nullish(),
-  avatar: z.string().nullish(),
-  locale: z.string().nullish(),
-  timezone: z.string().nullish(),
-  data: JsonObjectSchema.optional(),
-  channels: z.array(ChannelSettingsSchema).optional(),
+  email: nullishString,
+  firstName: nullishString,
+  lastName: nullishString,
+  phone: nullishString,
+  avatar: nullishString,
+  locale: nullishString,
+  timezone: nullishString,
+  data: optionalJsonObject,
+  channels: z.optional(z.array(ChannelSettingsSchema)),
 })
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
-export const TopicRecipientSchema = z.strictObject({
+export const TopicRecipientSchema = strictObject({
   type: z.literal('Topic', { error: "must be 'Topic'" }),
   topicKey: IdentifierSchema,
-  exclude: z.array(IdentifierSchema).optional(),
+  exclude: z.optional(z.array(IdentifierSchema)),
 })
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
@@ -63,10 +67,12 @@ export type Recipient = z.infer<typeof RecipientSchema>
 export const RecipientsSchema = z.union(
   [
     RecipientSchema,
-    z
-      .array(RecipientSchema)
-      .min(1)
-      .max(100, { error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}` }),
+    z.array(RecipientSchema).check(
+      z.minLength(1),
+      z.maxLength(100, {
+        error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}`,
+      }),
+    ),
   ],
   { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
 )
@@ -79,10 +85,10 @@ export type Actor = z.infer<typeof ActorSchema>
 /** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
 export const TenantSchema = z.union([
   IdentifierSchema,
-  z.strictObject({
-    identifier: z.string().optional(),
-    name: z.string().optional(),
-    data: JsonObjectSchema.optional(),
+  strictObject({
+    identifier: optionalString,
+    name: optionalString,
+    data: optionalJsonObject,
   }),
 ])
 export type Tenant = z.infer<typeof TenantSchema>
@@ -91,14 +97,14 @@ export type Tenant = z.infer<typeof TenantSchema>
 export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 
 /** The body of a trigger. */
-export const TriggerEventRequestSchema = z.strictObject({
+export const TriggerEventRequestSchema = strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
-  payload: JsonObjectSchema.optional(),
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  payload: optionalJsonObject,
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 
@@ -106,19 +112,19 @@ export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
 /** The body of one bulk request: 1 to 100 events. */
-export const BulkTriggerEventRequestSchema = z.strictObject({
-  events: z.array(TriggerEventRequestSchema).min(1).max(MAX_EVENTS_PER_BULK_REQUEST),
+export const BulkTriggerEventRequestSchema = strictObject({
+  events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
 /** The body of a broadcast: like a trigger without `to`, and `payload` required. */
-export const BroadcastEventRequestSchema = z.strictObject({
+export const BroadcastEventRequestSchema = strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
-  overrides: OverridesSchema.optional(),
-  transactionId: IdentifierSchema.optional(),
-  actor: ActorSchema.optional(),
-  tenant: TenantSchema.optional(),
+  overrides: z.optional(OverridesSchema),
+  transactionId: z.optional(IdentifierSchema),
+  actor: z.optional(ActorSchema),
+  tenant: z.optional(TenantSchema),
 })
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
@@ -135,11 +141,11 @@ export const TriggerStatusSchema = openEnum([
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
 /** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */
-export const TriggerResultSchema = z.looseObject({
+export const TriggerResultSchema = looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
-  error: z.array(z.string()).optional(),
-  transactionId: z.string().optional(),
+  error: optionalStringArray,
+  transactionId: optionalString,
 })
 /**
  * The documented fields of a trigger result. Every other field the server sends is kept at runtime;

@@ -1,6 +1,17 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import {
+  looseObject,
+  nullishString,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  optionalStringArray,
+} from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
+
+/** Shared by every optional object field of this module's tables (see fields.ts). */
+const optionalJsonObject = z.optional(JsonObjectSchema)
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless the server always sends them.
@@ -37,152 +48,150 @@ export type JobStatus = z.infer<typeof JobStatusSchema>
 export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
 /** A step's filter. */
-export const FilterSchema = z.looseObject({
-  isNegated: z.boolean().optional(),
-  type: openEnum(['BOOLEAN']).optional(),
-  value: openEnum(['AND', 'OR']).optional(),
-  children: z
-    .array(
-      z.looseObject({
-        field: z.string().optional(),
-        value: z.string().optional(),
-        operator: openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL']).optional(),
-        on: openEnum(['subscriber', 'payload']).optional(),
+export const FilterSchema = looseObject({
+  isNegated: optionalBoolean,
+  type: z.optional(openEnum(['BOOLEAN'])),
+  value: z.optional(openEnum(['AND', 'OR'])),
+  children: z.optional(
+    z.array(
+      looseObject({
+        field: optionalString,
+        value: optionalString,
+        operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
+        on: z.optional(openEnum(['subscriber', 'payload'])),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type Filter = KnownFields<z.infer<typeof FilterSchema>>
 
 /** A workflow step as a job records it; `variants` holds steps of the same shape. */
-export const StepSchema = z.looseObject({
-  _id: z.string().optional(),
-  active: z.boolean().optional(),
-  replyCallback: JsonObjectSchema.optional(),
-  controlVariables: JsonObjectSchema.optional(),
-  metadata: JsonObjectSchema.optional(),
-  issues: JsonObjectSchema.optional(),
-  filters: z.array(FilterSchema).optional(),
-  template: JsonObjectSchema.optional(),
-  get variants(): z.ZodOptional<z.ZodArray<typeof StepSchema>> {
-    return z.array(StepSchema).optional()
+export const StepSchema = looseObject({
+  _id: optionalString,
+  active: optionalBoolean,
+  replyCallback: optionalJsonObject,
+  controlVariables: optionalJsonObject,
+  metadata: optionalJsonObject,
+  issues: optionalJsonObject,
+  filters: z.optional(z.array(FilterSchema)),
+  template: optionalJsonObject,
+  get variants(): z.ZodMiniOptional<z.ZodMiniArray<typeof StepSchema>> {
+    return z.optional(z.array(StepSchema))
   },
-  _templateId: z.string().optional(),
-  name: z.string().optional(),
-  _parentId: z.string().nullish(),
+  _templateId: optionalString,
+  name: optionalString,
+  _parentId: nullishString,
 })
 export type Step = KnownFields<z.infer<typeof StepSchema>>
 
 export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
 
 /** The timing of a timed digest. */
-export const TimedDigestSchema = z.looseObject({
-  atTime: z.string().optional(),
-  weekDays: z.array(z.string()).optional(),
-  monthDays: z.array(z.number()).optional(),
-  ordinal: z.string().optional(),
-  ordinalValue: z.string().optional(),
-  monthlyType: openEnum(['each', 'on']).optional(),
-  cronExpression: z.string().optional(),
+export const TimedDigestSchema = looseObject({
+  atTime: optionalString,
+  weekDays: optionalStringArray,
+  monthDays: z.optional(z.array(z.number())),
+  ordinal: optionalString,
+  ordinalValue: optionalString,
+  monthlyType: z.optional(openEnum(['each', 'on'])),
+  cronExpression: optionalString,
 })
 export type TimedDigest = KnownFields<z.infer<typeof TimedDigestSchema>>
 
 /** A digest job's settings. */
-export const DigestSchema = z.looseObject({
-  digestKey: z.string().optional(),
-  amount: z.number().optional(),
-  unit: DigestUnitSchema.optional(),
-  type: openEnum(['regular', 'backoff', 'timed']).optional(),
-  events: z.array(JsonObjectSchema).optional(),
-  backoff: z.boolean().optional(),
-  backoffAmount: z.number().optional(),
-  backoffUnit: DigestUnitSchema.optional(),
-  updateMode: z.boolean().optional(),
-  timed: TimedDigestSchema.optional(),
+export const DigestSchema = looseObject({
+  digestKey: optionalString,
+  amount: optionalNumber,
+  unit: z.optional(DigestUnitSchema),
+  type: z.optional(openEnum(['regular', 'backoff', 'timed'])),
+  events: z.optional(z.array(JsonObjectSchema)),
+  backoff: optionalBoolean,
+  backoffAmount: optionalNumber,
+  backoffUnit: z.optional(DigestUnitSchema),
+  updateMode: optionalBoolean,
+  timed: z.optional(TimedDigestSchema),
 })
 export type Digest = KnownFields<z.infer<typeof DigestSchema>>
 
 /** One execution detail of a job. */
-export const ExecutionDetailSchema = z.looseObject({
-  _id: z.string().optional(),
-  createdAt: z.string().optional(),
-  status: openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation']).optional(),
-  detail: z.string().optional(),
-  isRetry: z.boolean().optional(),
-  isTest: z.boolean().optional(),
-  providerId: z.string().optional(),
-  raw: z.string().nullish(),
-  source: openEnum(['Credentials', 'Internal', 'Payload', 'Webhook']).optional(),
+export const ExecutionDetailSchema = looseObject({
+  _id: optionalString,
+  createdAt: optionalString,
+  status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
+  detail: optionalString,
+  isRetry: optionalBoolean,
+  isTest: optionalBoolean,
+  providerId: optionalString,
+  raw: nullishString,
+  source: z.optional(openEnum(['Credentials', 'Internal', 'Payload', 'Webhook'])),
 })
 export type ExecutionDetail = KnownFields<z.infer<typeof ExecutionDetailSchema>>
 
 /** One job of a notification: one step run for one subscriber. */
-export const JobSchema = z.looseObject({
-  _id: z.string().optional(),
-  type: StepTypeSchema.optional(),
-  digest: DigestSchema.optional(),
-  executionDetails: z.array(ExecutionDetailSchema).optional(),
-  step: StepSchema.optional(),
-  overrides: JsonObjectSchema.optional(),
-  payload: JsonObjectSchema.optional(),
-  providerId: z.string().optional(),
-  status: JobStatusSchema.optional(),
-  updatedAt: z.string().optional(),
-  scheduleExtensionsCount: z.number().int().optional(),
+export const JobSchema = looseObject({
+  _id: optionalString,
+  type: z.optional(StepTypeSchema),
+  digest: z.optional(DigestSchema),
+  executionDetails: z.optional(z.array(ExecutionDetailSchema)),
+  step: z.optional(StepSchema),
+  overrides: optionalJsonObject,
+  payload: optionalJsonObject,
+  providerId: optionalString,
+  status: z.optional(JobStatusSchema),
+  updatedAt: optionalString,
+  scheduleExtensionsCount: z.optional(z.number().check(z.int())),
 })
 export type Job = KnownFields<z.infer<typeof JobSchema>>
 
 /** The workflow (`template`) a notification was made from. */
-export const NotificationTemplateSchema = z.looseObject({
-  _id: z.string().optional(),
-  name: z.string().optional(),
-  origin: openEnum(['novu-cloud', 'novu-cloud-v1', 'external']).optional(),
-  triggers: z
-    .array(
-      z.looseObject({
-        type: openEnum(['event']).optional(),
-        identifier: z.string().optional(),
-        variables: z.array(z.looseObject({ name: z.string() })).optional(),
-        subscriberVariables: z.array(z.looseObject({ name: z.string() })).optional(),
+export const NotificationTemplateSchema = looseObject({
+  _id: optionalString,
+  name: optionalString,
+  origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
+  triggers: z.optional(
+    z.array(
+      looseObject({
+        type: z.optional(openEnum(['event'])),
+        identifier: optionalString,
+        variables: z.optional(z.array(looseObject({ name: z.string() }))),
+        subscriberVariables: z.optional(z.array(looseObject({ name: z.string() }))),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type NotificationTemplate = KnownFields<z.infer<typeof NotificationTemplateSchema>>
 
 /** A notification: the record of one trigger for one subscriber, with its jobs. */
-export const NotificationSchema = z.looseObject({
+export const NotificationSchema = looseObject({
   _id: z.string(),
   _environmentId: z.string(),
   _organizationId: z.string(),
   _subscriberId: z.string(),
   transactionId: z.string(),
-  _templateId: z.string().optional(),
-  _digestedNotificationId: z.string().nullish(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  channels: z.array(ChannelNameSchema).optional(),
-  subscriber: z
-    .looseObject({
-      _id: z.string().optional(),
-      subscriberId: z.string().optional(),
-      firstName: z.string().nullish(),
-      lastName: z.string().nullish(),
-      email: z.string().nullish(),
-      phone: z.string().nullish(),
-    })
-    .optional(),
-  template: NotificationTemplateSchema.optional(),
-  jobs: z.array(JobSchema).optional(),
-  payload: JsonObjectSchema.optional(),
-  tags: z.array(z.string()).optional(),
-  controls: JsonObjectSchema.optional(),
-  to: z.unknown().optional(),
-  topics: z
-    .array(z.looseObject({ _topicId: z.string().optional(), topicKey: z.string().optional() }))
-    .optional(),
-  severity: SeveritySchema.optional(),
-  critical: z.boolean().optional(),
+  _templateId: optionalString,
+  _digestedNotificationId: nullishString,
+  createdAt: optionalString,
+  updatedAt: optionalString,
+  channels: z.optional(z.array(ChannelNameSchema)),
+  subscriber: z.optional(
+    looseObject({
+      _id: optionalString,
+      subscriberId: optionalString,
+      firstName: nullishString,
+      lastName: nullishString,
+      email: nullishString,
+      phone: nullishString,
+    }),
+  ),
+  template: z.optional(NotificationTemplateSchema),
+  jobs: z.optional(z.array(JobSchema)),
+  payload: optionalJsonObject,
+  tags: optionalStringArray,
+  controls: optionalJsonObject,
+  to: z.optional(z.unknown()),
+  topics: z.optional(z.array(looseObject({ _topicId: optionalString, topicKey: optionalString }))),
+  severity: z.optional(SeveritySchema),
+  critical: optionalBoolean,
 })
 /**
  * The documented fields of a notification, nested ones included. Every other field the server sends

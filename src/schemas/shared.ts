@@ -1,4 +1,5 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
 /**
@@ -17,7 +18,7 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
 }
 
 /** An identifier the server needs to find something by: never empty. */
-export const IdentifierSchema = z.string().min(1, { message: 'Must not be empty' })
+export const IdentifierSchema = z.string().check(z.minLength(1, { message: 'Must not be empty' }))
 
 /**
  * A JSON object with any keys: payloads, overrides, controls. Only the container is checked, the
@@ -37,72 +38,72 @@ export type ChannelName = z.infer<typeof ChannelNameSchema>
 
 /** Per-channel on/off switches, the shape shared by what is sent and what is received. */
 const channelPreferenceShape = {
-  email: z.boolean().optional(),
-  sms: z.boolean().optional(),
-  in_app: z.boolean().optional(),
-  push: z.boolean().optional(),
-  chat: z.boolean().optional(),
+  email: optionalBoolean,
+  sms: optionalBoolean,
+  in_app: optionalBoolean,
+  push: optionalBoolean,
+  chat: optionalBoolean,
 }
 
 /** Per-channel on/off switches as sent; an unknown channel is refused before sending. */
-export const ChannelPreferenceSchema = z.strictObject(channelPreferenceShape)
+export const ChannelPreferenceSchema = strictObject(channelPreferenceShape)
 export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
 
 /**
  * Per-channel switches as received: the server returns only the channels the environment's workflows
  * use, and may return new ones, so every switch is optional and unknown keys are kept.
  */
-export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
+export const ChannelPreferenceResultSchema = looseObject(channelPreferenceShape)
 export type ChannelPreferenceResult = KnownFields<z.infer<typeof ChannelPreferenceResultSchema>>
 
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock, the only form the server accepts. */
 export const ScheduleTimeSchema = z
   .string()
-  .regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' })
+  .check(
+    z.regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' }),
+  )
 
 /** One entry of a weekday's `hours`: a time range. */
-export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
+export const TimeRangeSchema = strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
 export type TimeRange = z.infer<typeof TimeRangeSchema>
 
 /** One weekday of a schedule. */
-export const DayScheduleSchema = z.strictObject({
+export const DayScheduleSchema = strictObject({
   isEnabled: z.boolean(),
-  hours: z.array(TimeRangeSchema).optional(),
+  hours: z.optional(z.array(TimeRangeSchema)),
 })
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
 /** `weeklySchedule`: only the listed weekday keys. */
-export const WeeklyScheduleSchema = z.strictObject({
-  monday: DayScheduleSchema.optional(),
-  tuesday: DayScheduleSchema.optional(),
-  wednesday: DayScheduleSchema.optional(),
-  thursday: DayScheduleSchema.optional(),
-  friday: DayScheduleSchema.optional(),
-  saturday: DayScheduleSchema.optional(),
-  sunday: DayScheduleSchema.optional(),
+export const WeeklyScheduleSchema = strictObject({
+  monday: z.optional(DayScheduleSchema),
+  tuesday: z.optional(DayScheduleSchema),
+  wednesday: z.optional(DayScheduleSchema),
+  thursday: z.optional(DayScheduleSchema),
+  friday: z.optional(DayScheduleSchema),
+  saturday: z.optional(DayScheduleSchema),
+  sunday: z.optional(DayScheduleSchema),
 })
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
 /** A weekly schedule as sent. */
-export const ScheduleSchema = z.strictObject({
+export const ScheduleSchema = strictObject({
   isEnabled: z.boolean(),
-  weeklySchedule: WeeklyScheduleSchema.optional(),
+  weeklySchedule: z.optional(WeeklyScheduleSchema),
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** A weekly schedule as received: the same fields, unknown keys kept, times not re-checked. */
-export const ScheduleResultSchema = z.looseObject({
-  isEnabled: z.boolean().optional(),
-  weeklySchedule: z
-    .record(
+export const ScheduleResultSchema = looseObject({
+  isEnabled: optionalBoolean,
+  weeklySchedule: z.optional(
+    z.record(
       z.string(),
-      z.looseObject({
-        isEnabled: z.boolean().optional(),
-        hours: z
-          .array(z.looseObject({ start: z.string().optional(), end: z.string().optional() }))
-          .optional(),
+      looseObject({
+        isEnabled: optionalBoolean,
+        hours: z.optional(z.array(looseObject({ start: optionalString, end: optionalString }))),
       }),
-    )
-    .optional(),
+    ),
+  ),
 })
 export type ScheduleResult = KnownFields<z.infer<typeof ScheduleResultSchema>>

@@ -1,4 +1,5 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
+import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import {
   ChannelNameSchema,
@@ -11,10 +12,10 @@ import {
 } from './shared.js'
 
 /** The body of a preferences update. Without `workflowId` the global preferences change. */
-export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
-  channels: ChannelPreferenceSchema.optional(),
-  workflowId: IdentifierSchema.optional(),
-  schedule: ScheduleSchema.optional(),
+export const UpdateSubscriberPreferencesRequestSchema = strictObject({
+  channels: z.optional(ChannelPreferenceSchema),
+  workflowId: z.optional(IdentifierSchema),
+  schedule: z.optional(ScheduleSchema),
 })
 export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
 
@@ -22,42 +23,42 @@ export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriber
 export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
 
 /** One entry of `workflows[]` in the preferences: one per workflow with preferences of its own. */
-export const WorkflowPreferenceSchema = z.looseObject({
-  enabled: z.boolean().optional(),
-  channels: ChannelPreferenceResultSchema.optional(),
-  overrides: z
-    .array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema }))
-    .optional(),
-  workflow: z
-    .looseObject({
-      slug: z.string().optional(),
-      identifier: z.string().optional(),
-      name: z.string().optional(),
-      updatedAt: z.string().optional(),
-    })
-    .optional(),
+export const WorkflowPreferenceSchema = looseObject({
+  enabled: optionalBoolean,
+  channels: z.optional(ChannelPreferenceResultSchema),
+  overrides: z.optional(
+    z.array(looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
+  ),
+  workflow: z.optional(
+    looseObject({
+      slug: optionalString,
+      identifier: optionalString,
+      name: optionalString,
+      updatedAt: optionalString,
+    }),
+  ),
 })
 export type WorkflowPreference = KnownFields<z.infer<typeof WorkflowPreferenceSchema>>
 
 /** A subscriber's preferences, as the v2 preferences route returns them: global and per workflow. */
-export const PreferencesSchema = z.looseObject({
-  global: z
-    .looseObject({
-      enabled: z.boolean().optional(),
-      channels: ChannelPreferenceResultSchema.optional(),
-      schedule: ScheduleResultSchema.optional(),
-    })
-    .optional(),
-  workflows: z.array(WorkflowPreferenceSchema).optional(),
+export const PreferencesSchema = looseObject({
+  global: z.optional(
+    looseObject({
+      enabled: optionalBoolean,
+      channels: z.optional(ChannelPreferenceResultSchema),
+      schedule: z.optional(ScheduleResultSchema),
+    }),
+  ),
+  workflows: z.optional(z.array(WorkflowPreferenceSchema)),
 })
 export type Preferences = KnownFields<z.infer<typeof PreferencesSchema>>
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
 /** The body of a mark-all call. Unlike response enums, `markAs` is closed: a typo must not be sent. */
-export const MarkAllMessagesRequestSchema = z.strictObject({
+export const MarkAllMessagesRequestSchema = strictObject({
   markAs: z.enum(MARK_AS_VALUES),
-  feedIdentifier: z.union([IdentifierSchema, z.array(IdentifierSchema).min(1)]).optional(),
+  feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
 })
 export type MarkAllMessagesRequest = z.infer<typeof MarkAllMessagesRequestSchema>
 

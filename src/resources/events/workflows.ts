@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import { superRefine } from 'zod/mini'
 import type { NotificationClient } from '../../client.js'
 import type { Operation } from '../../internal/operation.js'
 import { type InferInput, type StandardSchemaV1, validateSync } from '../../internal/standard-schema.js'
@@ -116,7 +116,7 @@ export function withPayloadCheck<Body, Result>(
   const body = operation.body
   if (!body) return operation
   const checked = body.check(
-    z.superRefine((value, context) => {
+    superRefine((value, context) => {
       for (const { event, path } of eventsOf(value)) {
         const schema = Object.hasOwn(schemas, event.name) ? schemas[event.name] : undefined
         if (!schema) continue

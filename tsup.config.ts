@@ -14,7 +14,11 @@ const portablePlatform: Plugin = {
   },
 }
 
-const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts' }
+const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts', otel: 'src/otel/index.ts' }
+
+// Dependencies and peer dependencies stay imports; tsup bundles only our code. `@opentelemetry/api`
+// is an optional peer of notifykit/otel alone: the other entries never import it.
+const external = ['undici', 'zod', 'msw', '@opentelemetry/api']
 
 // msw is an optional peer dependency of notifykit/testing, yet the types of `fake.handlers` and
 // `createMswDispatcher` are msw's own (its handler classes have private members: no structural type
@@ -26,7 +30,7 @@ const OPTIONAL_MSW_TYPES =
 
 export default defineConfig([
   {
-    // dist/index.{js,cjs,d.ts,d.cts}, dist/testing.{js,cjs}: Node, undici inside.
+    // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,otel}.{js,cjs}: Node, undici inside.
     entry,
     format: ['esm', 'cjs'],
     dts: { entry: { index: entry.index } },
@@ -39,8 +43,7 @@ export default defineConfig([
     treeshake: true,
     // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
     removeNodeProtocol: false,
-    // Dependencies and peer dependencies (undici, zod, msw) stay imports; tsup bundles only our code.
-    external: ['undici', 'zod', 'msw'],
+    external,
     // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there.
     shims: true,
   },
@@ -50,10 +53,19 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: { only: true, banner: OPTIONAL_MSW_TYPES },
     clean: false,
-    external: ['undici', 'zod', 'msw'],
+    external,
   },
   {
-    // dist/portable/index.js, dist/portable/testing.js: ESM for fetch runtimes; types are the Node build's.
+    // dist/otel.{d.ts,d.cts}, on their own so that dist/index.d.ts stays one file: the hook types it
+    // shares with the main entry are copied in, and being structural, they are the same types.
+    entry: { otel: entry.otel },
+    format: ['esm', 'cjs'],
+    dts: { only: true },
+    clean: false,
+    external,
+  },
+  {
+    // dist/portable/{index,testing,otel}.js: ESM for fetch runtimes; types are the Node build's.
     entry,
     outDir: 'dist/portable',
     format: ['esm'],
@@ -64,7 +76,7 @@ export default defineConfig([
     platform: 'neutral',
     splitting: false,
     treeshake: true,
-    external: ['zod', 'msw'],
+    external: ['zod', 'msw', '@opentelemetry/api'],
     esbuildPlugins: [portablePlatform],
   },
 ])

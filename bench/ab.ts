@@ -9,7 +9,9 @@
 // then
 //   npx tsx bench/ab.ts [--builds before,after] [--mode lenient|off] [--rounds 10] [--segment-ms 400]
 //                       [--scenarios trigger:32,get:32]
-// The first build is the reference; a build may name its own mode (`after:off`).
+// The first build is the reference; a build may name its own mode (`after:off`); `after+otel` is
+// that build's client with otelHooks() over the SDK's discarding providers, `after+otelapi` over the
+// API's no-op ones (bench/otel.ts).
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -63,8 +65,9 @@ async function snapshot(label: string): Promise<void> {
         },
       },
     ],
-    entryPoints: [join(root, 'src', 'index.ts')],
-    outfile: join(buildsDir, label, 'index.js'),
+    // notifykit/otel beside the main entry, as in dist: `+otel` clients load it from there.
+    entryPoints: { index: join(root, 'src', 'index.ts'), otel: join(root, 'src', 'otel', 'index.ts') },
+    outdir: join(buildsDir, label),
     ...NODE_ESM_BUNDLE,
   })
   log(`built src into bench/results/builds/${label}/index.js`)
@@ -100,11 +103,13 @@ function ratios(
 
 async function compare(): Promise<void> {
   const specs = values.builds.split(',').map((entry): SdkClientSpec => {
-    const [build = '', mode = values.mode] = entry.split(':')
+    const [name = '', mode = values.mode] = entry.split(':')
+    const [build = '', otel] = name.split('+')
     return {
       label: build,
       packageUrl: pathToFileURL(join(buildsDir, build, 'index.js')).href,
       responseValidation: mode === 'off' ? 'off' : 'lenient',
+      ...(otel === 'otel' ? { otel: 'sdk' } : otel === 'otelapi' ? { otel: 'api' } : {}),
     }
   })
   const reference = specs[0]

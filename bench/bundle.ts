@@ -48,7 +48,7 @@ const UNDICI_ALONE_HANDLER = `import { request } from 'undici'
 export async function handler(event) {
   const response = await request(process.env.NOTIFY_URL + '/v1/events/trigger', {
     method: 'POST',
-    headers: { authorization: 'ApiKey ' + process.env.NOTIFY_KEY, 'content-type': 'application/json' },
+    headers: { authorization: 'ApiKey ' + process.env.NOTIFYKIT_API_KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'order-shipped', to: event.userId, payload: { orderId: event.orderId } }),
   })
   return JSON.parse(await response.body.text()).data

@@ -16,6 +16,7 @@ import {
   TRIGGER_EVENT,
   TRIGGER_RESULT,
 } from './fixtures.js'
+import { benchOtelHooks } from './otel.js'
 import {
   type ClientSpec,
   clientName,
@@ -153,6 +154,7 @@ async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<Bench
     baseUrl: `http://127.0.0.1:${port}`,
     responseValidation: spec.responseValidation,
     ...(spec.transport === 'fetch' ? { fetch: globalThis.fetch } : {}),
+    ...(spec.otel ? { hooks: await benchOtelHooks(spec.packageUrl, spec.otel) } : {}),
   })
   return {
     name: clientName(spec),

@@ -6,6 +6,7 @@
 //
 //   npx tsx bench/profile.ts --client lenient --operation get [--against raw] [--concurrency 32] [--seconds 5]
 //   npx tsx bench/profile.ts --client lenient --package bench/results/builds/after/index.js ...
+//   npx tsx bench/profile.ts --client lenient+otel --against lenient --operation trigger   (otelHooks' cost)
 //   npx tsx bench/profile.ts --summarize bench/results/profiles/<file>.cpuprofile [--calls N]
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -44,6 +45,7 @@ function packageOf(frame: CallFrame): string {
   const { url, functionName } = frame
   if (url.includes('node_modules/zod/')) return 'zod'
   if (url.includes('node_modules/undici/')) return 'undici'
+  if (url.includes('node_modules/@opentelemetry/')) return 'opentelemetry'
   if (url.includes('/dist/') || url.includes('/builds/')) return 'notifykit'
   if (url.includes('/bench/')) return 'bench harness'
   if (url.startsWith('node:')) return 'node internals (js)'
@@ -115,7 +117,7 @@ export function summarize(b: Breakdown): void {
   print(`\n${b.file}\nsampled CPU: ${b.total.toFixed(1)} µs per call over ${b.calls} calls`)
   print(`\nself time by package (µs per call):\n${rows(b.byPackage, b.total, 20)}`)
   print(`\nself time by function:\n${rows(b.selfByFunction, b.total, 35)}`)
-  const ours = [...b.inclusiveByFunction].filter(([name]) => /^\[(notifykit|zod)\]/.test(name))
+  const ours = [...b.inclusiveByFunction].filter(([name]) => /^\[(notifykit|zod|opentelemetry)\]/.test(name))
   print(`\ninclusive time, notifykit and zod functions:\n${rows(ours, b.total, 30)}`)
 }
 
@@ -138,7 +140,7 @@ export function compare(a: Breakdown, b: Breakdown): void {
   print(
     `\nextra self time by function:\n${rows(difference(a.selfByFunction, b.selfByFunction), b.total, 35)}`,
   )
-  const ours = [...b.inclusiveByFunction].filter(([name]) => /^\[(notifykit|zod)\]/.test(name))
+  const ours = [...b.inclusiveByFunction].filter(([name]) => /^\[(notifykit|zod|opentelemetry)\]/.test(name))
   print(`\ninclusive time, notifykit and zod functions:\n${rows(ours, b.total, 30)}`)
 }
 
@@ -169,9 +171,12 @@ async function profileClient(
     pool: 'pool.request',
     fetch: 'fetch',
   }
-  if (!(which in raw) && !['lenient', 'off', 'lenient-fetch'].includes(which))
+  if (
+    !(which in raw) &&
+    !['lenient', 'off', 'lenient-fetch', 'lenient+otel', 'lenient+otelapi'].includes(which)
+  )
     throw new Error(
-      'clients are raw (undici.request), agent (agent.request), pool and fetch (the same wire work by hand), lenient, off or lenient-fetch',
+      'clients are raw (undici.request), agent (agent.request), pool and fetch (the same wire work by hand), lenient, off, lenient-fetch, lenient+otel or lenient+otelapi',
     )
   const profileDir = join(resultsDir, 'profiles')
   mkdirSync(profileDir, { recursive: true })
@@ -187,6 +192,11 @@ async function profileClient(
         packageUrl: pathToFileURL(resolve(values.package ?? distEntry)).href,
         responseValidation: which === 'off' ? 'off' : 'lenient',
         ...(which === 'lenient-fetch' ? { transport: 'fetch' as const } : {}),
+        ...(which === 'lenient+otel'
+          ? { otel: 'sdk' as const }
+          : which === 'lenient+otelapi'
+            ? { otel: 'api' as const }
+            : {}),
       }
   const config: ProfileConfig = {
     mode: 'profile',

@@ -41,13 +41,21 @@ export interface SdkClientSpec {
   responseValidation: 'lenient' | 'off'
   /** `fetch`: the client is given the global fetch (FetchTransport); undici's transport otherwise. */
   transport?: 'fetch'
+  /**
+   * The client has `otelHooks()` from notifykit/otel (bench/otel.ts): `sdk`, over the OpenTelemetry
+   * SDK with discarding providers; `api`, over the API's no-op providers (what notifykit itself adds).
+   */
+  otel?: 'sdk' | 'api'
 }
 
 export type ClientSpec = RawClientSpec | SdkClientSpec
 
+const OTEL_LABEL = { none: '', sdk: ' + OpenTelemetry', api: ' + otelHooks, API only' }
+
 export function clientName(spec: ClientSpec): string {
   if ('raw' in spec) return RAW_NAMES[spec.raw]
-  return `${spec.label} ${spec.responseValidation}${spec.transport === 'fetch' ? ' over fetch' : ''}`
+  const transport = spec.transport === 'fetch' ? ' over fetch' : ''
+  return `${spec.label} ${spec.responseValidation}${transport}${OTEL_LABEL[spec.otel ?? 'none']}`
 }
 
 export type Operation = 'trigger' | 'get'

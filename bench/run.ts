@@ -168,6 +168,8 @@ const MODE: Record<string, string> = { [clientName(LENIENT)]: 'lenient', [client
 
 const OVER_FETCH: SdkClientSpec = { ...LENIENT, transport: 'fetch' }
 MODE[clientName(OVER_FETCH)] = 'lenient, over fetch'
+const WITH_OTEL: SdkClientSpec = { ...LENIENT, otel: 'sdk' }
+const WITH_OTEL_API: SdkClientSpec = { ...LENIENT, otel: 'api' }
 
 const SDK_CLIENTS = [clientName(LENIENT), clientName(OFF)]
 
@@ -246,6 +248,32 @@ function rows(
       }
     }
   }
+  // The price of OpenTelemetry on: the same client with otelHooks() against it without hooks.
+  result.push(
+    compareRow(
+      segments,
+      clientName(WITH_OTEL),
+      'trigger',
+      32,
+      'cpuUsPerCall',
+      'CPU µs/call, trigger, lenient + OpenTelemetry (SDK, no-op exporter), concurrency 32, against no hooks',
+      { kind: 'max', ratio: 1.15 },
+      clientName(LENIENT),
+    ),
+  )
+  // Its split: otelHooks over the API's no-op providers is what notifykit adds; the rest is the SDK's.
+  result.push(
+    compareRow(
+      segments,
+      clientName(WITH_OTEL_API),
+      'trigger',
+      32,
+      'cpuUsPerCall',
+      'CPU µs/call, trigger, lenient + otelHooks over the API alone (no SDK), concurrency 32, against no hooks',
+      undefined,
+      clientName(LENIENT),
+    ),
+  )
   for (const { concurrency, operation, client } of sdkScenarios()) {
     result.push(
       compareRow(
@@ -435,6 +463,8 @@ try {
       { ...LENIENT, packageUrl },
       { ...OFF, packageUrl },
       { ...OVER_FETCH, packageUrl },
+      { ...WITH_OTEL, packageUrl },
+      { ...WITH_OTEL_API, packageUrl },
     ],
     rounds: settings.rounds,
     segmentMs: settings.segmentMs,

@@ -69,6 +69,16 @@ declare global {
 }
 `
 
+// Nor is the OpenTelemetry SDK for Node (its 2.x test packages are): the Observability setup needs
+// only the shape of NodeSDK.
+const SDK_NODE = `declare module '@opentelemetry/sdk-node' {
+  export class NodeSDK {
+    constructor(configuration?: { serviceName?: string })
+    start(): void
+  }
+}
+`
+
 // pino and winston are not dependencies of ours; the logging examples need only the shape of their
 // loggers, as their own type declarations give it (pino 10, winston 3).
 const LOGGERS = `declare module 'pino' {
@@ -119,13 +129,19 @@ if (blocks.length === 0) {
 
 writeFileSync(join(work, 'context.d.ts'), CONTEXT)
 writeFileSync(join(work, 'loggers.d.ts'), LOGGERS)
+writeFileSync(join(work, 'sdk-node.d.ts'), SDK_NODE)
 for (const block of blocks) {
   // `export {}` makes every block a module, so that its declarations shadow the context's.
   writeFileSync(block.file, `${block.source}export {}\n`)
 }
 
 const program = ts.createProgram({
-  rootNames: [join(work, 'context.d.ts'), join(work, 'loggers.d.ts'), ...blocks.map((block) => block.file)],
+  rootNames: [
+    join(work, 'context.d.ts'),
+    join(work, 'loggers.d.ts'),
+    join(work, 'sdk-node.d.ts'),
+    ...blocks.map((block) => block.file),
+  ],
   options: {
     strict: true,
     ...(process.argv.includes('--exact-optional')

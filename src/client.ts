@@ -3,6 +3,7 @@ import type { LogLevel } from './core/logger.js'
 import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/headers.js'
+import { observer } from './internal/hooks.js'
 import { LevelLogger } from './internal/logger.js'
 import { checkClientOptionKeys, checkClientOptions } from './internal/option-schemas.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
@@ -76,6 +77,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     this.#options = { ...options }
     platform.checkRuntime(options.dangerouslyAllowBrowser === true)
     const settings = resolveSettings(options, readEnv)
+    const logger = new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey)
+    // Checked before the connection exists: a bad hook must not leave a pool open behind it.
+    const hooks = observer(options.hooks, settings, logger)
     const parent = fromParent.get(options)
     const shared = parent?.connection
     this.#ownsConnection = !shared
@@ -98,12 +102,13 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
       responseValidation: settings.responseValidation,
-      logger: new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey),
+      logger,
       logBodies: options.logBodies ?? false,
       rateLimiter:
         options.rateLimit === 'off'
           ? undefined
           : (limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)),
+      hooks,
     })
     this.subscribers = new Subscribers(core)
     this.events = new Events<W>(core, options.workflows as WorkflowSchemaMap | undefined)

@@ -25,6 +25,13 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js'
+export type {
+  AttemptInfo,
+  CallEndInfo,
+  CallInfo,
+  NotifyKitHooks,
+  RetryInfo,
+} from './core/hooks.js'
 export type { LogFields, Logger, LogLevel } from './core/logger.js'
 export type {
   ClientOptions,

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici'
+import type { NotifyKitHooks } from './hooks.js'
 import type { Logger, LogLevel } from './logger.js'
 
 /**
@@ -154,6 +155,17 @@ export interface ClientOptions {
    * @example `new NotificationClient({ rateLimit: 'off' })`
    */
   rateLimit?: RateLimitMode | undefined
+  /**
+   * Callbacks on every call's start, attempts, retries and end, to trace and measure calls: one
+   * object, or several in an array (called in order). A hook that throws never fails a call.
+   * `otelHooks()` from `notifykit/otel` is OpenTelemetry on these hooks.
+   * @example
+   * ```ts
+   * import { otelHooks } from 'notifykit/otel'
+   * new NotificationClient({ hooks: [otelHooks(), { onRetry: ({ reason }) => console.warn(reason) }] })
+   * ```
+   */
+  hooks?: NotifyKitHooks | readonly NotifyKitHooks[] | undefined
 }
 
 /** Options for one call. They override the client's for that call only. */

@@ -42,17 +42,17 @@ export function normalizeHeaders(
   return result
 }
 
-function headerProblem(name: string, value: unknown): string | undefined {
+/** What is wrong with one header, or `undefined`: the rule of `normalizeHeaders`, for one header. */
+export function headerProblem(name: string, value: unknown): string | undefined {
   if (!HEADER_NAME.test(name)) return 'is not a valid header name'
   const lowerCase = name.toLowerCase()
   if (CLIENT_HEADERS.has(lowerCase)) return 'is set by the client and cannot be overridden here'
   if (CONNECTION_HEADERS.has(lowerCase)) return 'is managed by the HTTP connection and cannot be set'
   if (typeof value !== 'string') return 'must have a string value'
+  // One pass in the usual case: a printable value has no control character either.
+  if (value === '' || PRINTABLE_ASCII.test(value)) return undefined
   if (CONTROL_CHARACTER.test(value)) return 'has a control character (CR, LF, NUL, tab, …) in its value'
-  if (value !== '' && !PRINTABLE_ASCII.test(value)) {
-    return 'has a non-ASCII character in its value; encode it first (for example with encodeURIComponent)'
-  }
-  return undefined
+  return 'has a non-ASCII character in its value; encode it first (for example with encodeURIComponent)'
 }
 
 function headerError(where: string, name: string | undefined, problem: string): NotifyKitError {

@@ -110,6 +110,7 @@ const CLIENT_OPTION_KEYS = Object.keys({
   logBodies: 0,
   allowInsecureHttp: 0,
   maxResponseBytes: 0,
+  hooks: 0,
   workflows: 0,
   rateLimit: 0,
 } satisfies Record<keyof ClientOptions | 'workflows', 0>)

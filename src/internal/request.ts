@@ -12,6 +12,7 @@ import type { RequestOptions, ResponseValidation } from '../core/options.js'
 import { callerAbortError } from './abort.js'
 import { deadlineError } from './deadline.js'
 import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
+import type { Observe, Sender } from './hooks.js'
 import { issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
@@ -42,6 +43,13 @@ interface RequestCoreConfig {
   logBodies: boolean
   /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
   rateLimiter: RateLimiter | undefined
+  /** Absent when the client has no hooks: then no call pays for them. */
+  hooks: Observe | undefined
+}
+
+/** What a batch of requests (bulk) needs of the core: `execute`, its requests reported as parts of it. */
+export interface Executor {
+  execute: RequestCore['execute']
 }
 
 /**
@@ -103,11 +111,48 @@ export class RequestCore {
     return new ApiPromise(this.execute(operation, input, options))
   }
 
-  /** The pipeline itself, for callers that combine several requests into one result (bulk). */
-  async execute<Body, Result>(
+  /**
+   * The pipeline itself, for callers that combine several requests into one result (bulk); `batch`
+   * is the call, as the hooks see it, that this request is part of.
+   */
+  execute<Body, Result>(
     operation: Operation<Body, Result>,
     input: CallInput,
     options: RequestOptions = NO_OPTIONS,
+    batch?: Sender,
+  ): Promise<WithResponse<Result>> {
+    const { hooks, transport } = this.#config
+    return hooks
+      ? hooks(operation, transport, (observed) => this.#execute(operation, input, options, observed), batch)
+      : this.#execute(operation, input, options, transport)
+  }
+
+  /**
+   * Runs a call made of several requests (bulk) as one call for the hooks: each request `run` makes
+   * through the executor it is given is reported as a part of it.
+   */
+  batch<Result>(
+    operation: Operation<unknown, unknown>,
+    run: (executor: Executor) => Promise<WithResponse<Result>>,
+  ): Promise<WithResponse<Result>> {
+    const { hooks, transport } = this.#config
+    return hooks
+      ? hooks(
+          operation,
+          transport,
+          (batch) => run({ execute: (op, input, options) => this.execute(op, input, options, batch) }),
+          undefined,
+          true,
+        )
+      : run(this)
+  }
+
+  /** `sender` is the transport, or the call as the hooks see it (which sends through the transport). */
+  async #execute<Body, Result>(
+    operation: Operation<Body, Result>,
+    input: CallInput,
+    options: RequestOptions,
+    sender: Sender,
   ): Promise<WithResponse<Result>> {
     // Steps 1 and 2: everything that can be wrong with the call fails here, before the network.
     let wire: WireRequest
@@ -122,7 +167,7 @@ export class RequestCore {
     const idempotencyKey = wire.headers['idempotency-key']
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
     try {
-      const response = await this.#attempt(wire, options, call, operation.rateLimitCost)
+      const response = await this.#attempt(wire, options, call, sender, operation.rateLimitCost)
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
@@ -168,7 +213,13 @@ export class RequestCore {
 
   // Steps 3 and 4: the attempt loop, classifying each outcome as the result or a failure. The retry
   // policy decides what a failure leads to; this loop owns the clock and the logs.
-  async #attempt(wire: WireRequest, options: RequestOptions, call: { attempts: number }, cost: number) {
+  async #attempt(
+    wire: WireRequest,
+    options: RequestOptions,
+    call: { attempts: number },
+    sender: Sender,
+    cost: number,
+  ) {
     const config = this.#config
     const limiter = cost > 0 ? config.rateLimiter : undefined
     const maxRetries = options.maxRetries ?? config.maxRetries
@@ -191,17 +242,20 @@ export class RequestCore {
       const attemptTimeout = Math.min(timeoutMs, remaining)
       // Only the debug log line reads the clock.
       const started = this.#debug ? performance.now() : 0
-      let failure: NotifyKitError
+      let failure: NotifyKitError | undefined
       try {
-        const response = await config.transport.send(wire, attemptTimeout, signal)
+        const response = await sender.send(wire, attemptTimeout, signal)
         limiter?.settle(cost, response)
         this.#logAttempt(wire, response, attempts, started)
-        if (response.status >= 200 && response.status < 300) return response
-        failure = apiErrorOf(response)
+        sender.attempted?.(response.status)
+        const ok = response.status >= 200 && response.status < 300
+        failure = ok ? undefined : apiErrorOf(response)
+        if (failure === undefined) return response
       } catch (error) {
         limiter?.settle(cost)
         if (!(error instanceof NotifyKitError)) throw error
         this.#logFailedAttempt(wire, error, attempts, started)
+        sender.attempted?.(undefined, error)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
           throw deadlineError(options.deadlineMs, { cause: error })
         failure = error
@@ -222,6 +276,7 @@ export class RequestCore {
           reason: decision.reason,
         },
       )
+      sender.retrying?.(decision.reason, decision.delayMs)
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
   }

@@ -10,6 +10,7 @@ interface Manifest {
   main: string
   module: string
   types: string
+  typesVersions: Record<string, Record<string, string[]>>
   exports: Record<string, unknown>
   files: string[]
   engines: { node: string }
@@ -25,6 +26,7 @@ describe('package.json', () => {
   it.each([
     ['.', 'index'],
     ['./testing', 'testing'],
+    ['./otel', 'otel'],
   ])(
     '%s: the portable build for fetch runtimes, then import and require, each with its own types listed first',
     (entry, file) => {
@@ -52,15 +54,30 @@ describe('package.json', () => {
     expect(manifest.sideEffects).toBe(false)
   })
 
+  it('lists the subpath entries in typesVersions, for TypeScript without `exports` support', () => {
+    expect(manifest.typesVersions).toEqual({
+      '*': { testing: ['./dist/testing.d.cts'], otel: ['./dist/otel.d.cts'] },
+    })
+    expect(Object.keys(manifest.exports)).toEqual(['.', './testing', './otel', './package.json'])
+  })
+
   it('publishes only the build and the documents users read', () => {
     expect(manifest.files.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'SECURITY.md', 'dist'])
   })
 
   it('depends at run time on undici and zod only; msw is an optional peer of the test kit', () => {
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['undici', 'zod'])
-    expect(Object.keys(manifest.peerDependencies)).toEqual(['msw'])
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@opentelemetry/api', 'msw'])
     expect(manifest.peerDependenciesMeta.msw?.optional).toBe(true)
     expect(manifest.devDependencies.msw).toBeDefined()
+  })
+
+  it('@opentelemetry/api is an optional peer of notifykit/otel, never an OpenTelemetry SDK package', () => {
+    // 1.3.0 is the first API with metrics; the rest of what otelHooks uses is older.
+    expect(manifest.peerDependencies['@opentelemetry/api']).toBe('^1.3.0')
+    expect(manifest.peerDependenciesMeta['@opentelemetry/api']?.optional).toBe(true)
+    const runtime = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]
+    expect(runtime.filter((name) => name.startsWith('@opentelemetry/'))).toEqual(['@opentelemetry/api'])
   })
 
   it('supports the Node versions the smoke test runs: 20.18.1 (undici 7 needs it) and newer', () => {

@@ -23,6 +23,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const DIST = join(REPO, 'dist')
 const BUILT = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'testing.js', 'testing.cjs']
   .concat(['testing.d.ts', 'testing.d.cts', 'portable/index.js', 'portable/testing.js'])
+  .concat(['otel.js', 'otel.cjs', 'otel.d.ts', 'otel.d.cts', 'portable/otel.js'])
   .map((file) => join(DIST, file))
 
 beforeAll(() => {
@@ -75,6 +76,20 @@ describe('the portable build', () => {
     expect(imports.length).toBeGreaterThan(0)
     expect(imports.filter((specifier) => !isZod(specifier))).toEqual([])
   })
+
+  it('dist/portable/otel.js loads nothing but @opentelemetry/api', () => {
+    expect(importsOf('portable/otel.js')).toEqual(['@opentelemetry/api'])
+  })
+})
+
+describe('notifykit/otel', () => {
+  it('is an entry of its own: the main entries, Node and portable, never load @opentelemetry/api', () => {
+    for (const file of ['index.js', 'index.cjs', 'portable/index.js', 'testing.js', 'portable/testing.js']) {
+      expect(importsOf(file)).not.toContain('@opentelemetry/api')
+    }
+    expect(importsOf('otel.js')).toEqual(['@opentelemetry/api'])
+    expect(importsOf('otel.cjs')).toEqual(['@opentelemetry/api'])
+  })
 })
 
 describe('notifykit/testing where msw is not installed', () => {
@@ -88,7 +103,8 @@ describe('notifykit/testing where msw is not installed', () => {
     cpSync(join(REPO, 'package.json'), join(notifykit, 'package.json'))
     for (const file of BUILT) cpSync(file, join(notifykit, 'dist', file.slice(DIST.length + 1)))
     mkdirSync(join(modules, '@types'))
-    for (const name of ['undici', 'zod', '@types/node']) {
+    mkdirSync(join(modules, '@opentelemetry'))
+    for (const name of ['undici', 'zod', '@types/node', '@opentelemetry/api']) {
       symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir')
     }
     writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
@@ -133,6 +149,12 @@ describe('notifykit/testing where msw is not installed', () => {
     export const asGlobalFetch: typeof globalThis.fetch = fake.fetch
     export const served: Promise<ServedHandler> = fake.listen()
     export const handlers = fake.handlers
+
+    // The hook types of notifykit/otel are copies of the main entry's: structurally the same.
+    import { otelHooks } from 'notifykit/otel'
+    import type { NotifyKitHooks } from 'notifykit'
+    const logged: NotifyKitHooks = { onCallEnd: ({ call, error }) => console.log(call.operation, error?.code) }
+    export const traced = new NotificationClient({ ...options, hooks: [otelHooks({ recordIdempotencyKey: true }), logged] })
   `
 
   /** tsc on ES module and CommonJS consumers: no DOM library, Node's types, skipLibCheck false (about 20 s). */

@@ -9,7 +9,7 @@ import {
 import type { RequestOptions } from '../../core/options.js'
 import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
 import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
-import type { RequestCore } from '../../internal/request.js'
+import type { Executor } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { eventIssues } from './event-issues.js'
 import type { EventOperations } from './operations.js'
@@ -47,7 +47,7 @@ export interface BulkTriggerOptions extends RequestOptions {
  * @internal
  */
 export async function triggerInChunks(
-  core: RequestCore,
+  core: Executor,
   operations: EventOperations,
   events: readonly unknown[],
   options: BulkTriggerOptions = {},

@@ -83,8 +83,12 @@ export class Events<W extends object = WorkflowPayloads> {
     events: EventIterable<CheckedTrigger<W, Name>>,
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
+    const operations = this.#operations
+    // Read whole first, then one call for the hooks whose requests are its parts.
     return new ApiPromise(
-      collectEvents(events).then((list) => triggerInChunks(this.#core, this.#operations, list, options)),
+      collectEvents(events).then((list) =>
+        this.#core.batch(operations.bulk, (core) => triggerInChunks(core, operations, list, options)),
+      ),
     )
   }
 
@@ -110,6 +114,8 @@ export class Events<W extends object = WorkflowPayloads> {
     source: EventIterable<CheckedTrigger<W, Name>>,
     options?: TriggerStreamOptions,
   ): AsyncIterableIterator<BulkChunkOutcome> {
+    // Each request its own call for the hooks: a stream may last hours, and a span that long, with
+    // a part per 100 events, would end only when the consumer does.
     return streamChunks(this.#core, this.#operations, source, options)
   }
 

@@ -10,7 +10,7 @@ import { callerAbortError } from '../../internal/abort.js'
 import { deadlineError } from '../../internal/deadline.js'
 import { checkIdempotencyKey, normalizeHeaders } from '../../internal/headers.js'
 import { checkStreamOptions } from '../../internal/option-schemas.js'
-import type { RequestCore } from '../../internal/request.js'
+import type { Executor } from '../../internal/request.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import type { BulkTriggerOptions } from './bulk.js'
 import { sendInOrder } from './chunk-pool.js'
@@ -72,7 +72,7 @@ export type SentChunk = BulkChunkOutcome & { response?: WithResponse<TriggerResu
  * @internal
  */
 export function streamChunks(
-  core: RequestCore,
+  core: Executor,
   operations: EventOperations,
   source: unknown,
   options: TriggerStreamOptions = {},

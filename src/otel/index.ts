@@ -1,0 +1,1 @@
+export { type OtelHooksOptions, otelHooks } from './otel-hooks.js'

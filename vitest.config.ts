@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^notifykit\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^notifykit\/otel$/, replacement: source('./src/otel/index.ts') },
       { find: /^notifykit$/, replacement: source('./src/index.ts') },
     ],
   },

@@ -13,16 +13,8 @@ export type ResponseHeaders = Record<string, string>
  * Stable, machine-readable error codes. Match on `error.code` (or `instanceof`), never on messages.
  */
 export type ErrorCode =
+  | ApiErrorCode
   | 'NOTIFYKIT_CONFIGURATION'
-  | 'NOTIFYKIT_API'
-  | 'NOTIFYKIT_BAD_REQUEST'
-  | 'NOTIFYKIT_AUTHENTICATION'
-  | 'NOTIFYKIT_PERMISSION_DENIED'
-  | 'NOTIFYKIT_NOT_FOUND'
-  | 'NOTIFYKIT_CONFLICT'
-  | 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
-  | 'NOTIFYKIT_RATE_LIMIT'
-  | 'NOTIFYKIT_INTERNAL_SERVER'
   | 'NOTIFYKIT_CONNECTION'
   | 'NOTIFYKIT_TIMEOUT'
   | 'NOTIFYKIT_ABORTED'

@@ -345,17 +345,19 @@ export class ResponseValidationError extends NotifyKitError {
 
 type ApiErrorClass = new (status: number, body: unknown, headers: ResponseHeaders) => ApiError
 
+// Built once, after the classes it names: every non-2xx answer (each retried 429 or 503) looks here.
+const API_ERROR_CLASS_BY_STATUS: Record<number, ApiErrorClass> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+}
+
 function errorClassForStatus(status: number): ApiErrorClass {
-  const classes: Record<number, ApiErrorClass> = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    409: ConflictError,
-    422: UnprocessableEntityError,
-    429: RateLimitError,
-  }
-  return classes[status] ?? (status >= 500 ? InternalServerError : ApiError)
+  return API_ERROR_CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : ApiError)
 }
 
 /** One bulk request that still failed after its retries. */

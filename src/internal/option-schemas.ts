@@ -13,7 +13,7 @@ import type { BulkTriggerOptions } from '../resources/events/bulk.js'
 import type { TriggerStreamOptions } from '../resources/events/stream.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
-import { safeParse } from './safe-parse.js'
+import { failureOf, safeParse } from './safe-parse.js'
 import { isStandardSchema } from './standard-schema.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
@@ -243,8 +243,8 @@ export function checkStreamOptions(options: TriggerStreamOptions): void {
 }
 
 function refuseInvalid(options: object, schema: z.ZodMiniType, known: readonly string[]): void {
-  const parsed = safeParse(schema, options)
-  const issues = parsed.success ? [] : issuesOf(parsed.error)
+  const failure = failureOf(schema, options)
+  const issues = failure ? issuesOf(failure) : []
   // A non-object is the schema's to report; its characters are no options.
   if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
   if (issues.length > 0) throw invalidRequestOptions(issues)

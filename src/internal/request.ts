@@ -22,7 +22,7 @@ import type { RateLimiter } from './rate-limiter.js'
 import { apiErrorOf, ResponseReader } from './response.js'
 import { requestIdOf } from './response-headers.js'
 import { decideRetry } from './retry.js'
-import { safeParse } from './safe-parse.js'
+import { failureOf } from './safe-parse.js'
 import { sleep } from './sleep.js'
 import type { Transport, WireRequest, WireResponse } from './transport/types.js'
 
@@ -165,6 +165,9 @@ export class RequestCore {
       throw callError(error, operation, route)
     }
     const idempotencyKey = wire.headers['idempotency-key']
+    // Read now, so that the body is not held while the request is in flight: a bulk chunk's events
+    // are garbage once serialized.
+    const workflowName = (input.body as { name?: unknown } | undefined)?.name
     const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
     try {
       const response = await this.#attempt(wire, options, call, sender, operation.rateLimitCost)
@@ -177,7 +180,7 @@ export class RequestCore {
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
       }
     } catch (error) {
-      throw callError(namingWorkflow(error, input.body), operation, call)
+      throw callError(namingWorkflow(error, workflowName), operation, call)
     }
   }
 
@@ -186,9 +189,8 @@ export class RequestCore {
     const path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
     let body: string | undefined
     if (operation.body) {
-      const parsed = safeParse(operation.body, input.body)
-      if (!parsed.success)
-        throw new RequestValidationError(issuesOf(parsed.error), `Invalid ${operation.name} request`)
+      const failure = failureOf(operation.body, input.body)
+      if (failure) throw new RequestValidationError(issuesOf(failure), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
       body = toJson(input.body, operation.name)

@@ -1,11 +1,11 @@
-import type { ZodMiniType } from 'zod/mini'
+import type { core, ZodMiniType } from 'zod/mini'
 import { ApiError, NotFoundError, ResponseValidationError } from '../core/errors.js'
 import type { ResponseValidation } from '../core/options.js'
 import { excerpt } from './excerpt.js'
 import { formatIssues, issuesOf } from './issues.js'
 import type { LevelLogger } from './logger.js'
 import type { Operation } from './operation.js'
-import { safeParse } from './safe-parse.js'
+import { failureOf } from './safe-parse.js'
 import type { WireResponse } from './transport/types.js'
 
 /**
@@ -84,9 +84,9 @@ export class ResponseReader {
     data: unknown,
     mode: 'lenient' | 'strict',
   ): Result {
-    let parsed: ReturnType<ZodMiniType<Result>['safeParse']>
+    let failure: core.$ZodError | undefined
     try {
-      parsed = safeParse(operation.result, data)
+      failure = failureOf(operation.result, data)
     } catch (error) {
       // A response deep enough to exhaust the stack is not data anyone can use.
       throw new ResponseValidationError(
@@ -99,8 +99,8 @@ export class ResponseReader {
     }
     // The data is returned exactly as received, never the parsed copy: every field the server sent
     // stays, under its own name.
-    if (parsed.success) return data as Result
-    const issues = issuesOf(parsed.error)
+    if (!failure) return data as Result
+    const issues = issuesOf(failure)
     // Lenient mode returns drift as received. A read whose answer is not even the right kind of
     // value (an array for a notification) is unusable and fails; a send never does, because it
     // happened: throwing would invite the caller to send again.

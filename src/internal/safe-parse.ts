@@ -1,5 +1,6 @@
 import { en } from 'zod/locales'
 import { config, type core } from 'zod/mini'
+import { conforms } from './conforms.js'
 
 const english = en().localeError
 
@@ -34,4 +35,15 @@ export function safeParse<Schema extends Parsable>(
   const result = schema.safeParse(value)
   if (result.success || config().localeError) return result as ReturnType<Schema['safeParse']>
   return schema.safeParse(value, ENGLISH_UNLESS_CONFIGURED) as ReturnType<Schema['safeParse']>
+}
+
+/**
+ * The error of a value `schema` refuses (as `safeParse` gives it), or `undefined` when it passes.
+ * A value that passes is let through without zod's parse and its copy (see conforms.ts); only a
+ * refused one is parsed, for its issues.
+ */
+export function failureOf(schema: core.$ZodType & Parsable, value: unknown): core.$ZodError | undefined {
+  if (conforms(schema, value)) return undefined
+  const parsed = safeParse(schema, value) as { success: boolean; error?: core.$ZodError }
+  return parsed.success ? undefined : parsed.error
 }

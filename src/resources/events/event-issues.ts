@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../../core/errors.js'
 import { issuesOf } from '../../internal/issues.js'
-import { safeParse } from '../../internal/safe-parse.js'
+import { failureOf } from '../../internal/safe-parse.js'
 import type { EventOperations } from './operations.js'
 
 /**
@@ -17,8 +17,8 @@ export function eventIssues(
   if (!schema) return []
   const issues: ValidationIssue[] = []
   events.forEach((event, offset) => {
-    const parsed = safeParse(schema, event)
-    if (!parsed.success) issues.push(...issuesOf(parsed.error, [firstIndex + offset]))
+    const failure = failureOf(schema, event)
+    if (failure) issues.push(...issuesOf(failure, [firstIndex + offset]))
   })
   return issues
 }

@@ -213,11 +213,10 @@ export class UnprocessableEntityError extends ApiError {
 
 /**
  * A `422 workflow_not_found` answers a trigger or broadcast whose `name` the server does not know;
- * the error then names it. The request core calls this with the body it sent.
+ * the error then names it. The request core calls this with the `name` of the body it sent.
  * @internal
  */
-export function namingWorkflow(error: unknown, body: unknown): unknown {
-  const name = (body as { name?: unknown } | undefined)?.name
+export function namingWorkflow(error: unknown, name: unknown): unknown {
   // Only an UnprocessableEntityError has a body whose message is this.
   const failure = error as { body?: { message?: unknown }; workflowName?: string; message: string } | null
   if (typeof name === 'string' && failure?.body?.message === 'workflow_not_found') {

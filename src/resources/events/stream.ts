@@ -134,10 +134,10 @@ export function streamChunks(
       // one result per event cannot confirm any of them: the chunk fails, and sending it again
       // with the same key is safe.
       const found: unknown = data
-      if (!Array.isArray(found) || found.length !== events.length) {
+      if (!Array.isArray(found) || found.length !== position.count) {
         throw withCallContext(
           new ResponseValidationError(
-            `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${events.length} events`,
+            `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${position.count} events`,
             answer.status,
             JSON.stringify(found) ?? '',
           ),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { looseObject, nullishString, optionalString, optionalStringArray, strictObject } from './fields.js'
+import { nullishString, optionalString, optionalStringArray } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
@@ -20,11 +20,11 @@ export const ProviderIdSchema = openEnum([
 ])
 
 /** A subscriber's settings for one provider of a chat or push channel. */
-export const ChannelSettingsSchema = strictObject({
+export const ChannelSettingsSchema = z.strictObject({
   providerId: ProviderIdSchema,
   integrationIdentifier: optionalString,
   credentials: z.optional(
-    strictObject({
+    z.strictObject({
       webhookUrl: optionalString,
       deviceTokens: optionalStringArray,
     }),
@@ -33,7 +33,7 @@ export const ChannelSettingsSchema = strictObject({
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
 /** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
-export const SubscriberSchema = strictObject({
+export const SubscriberSchema = z.strictObject({
   subscriberId: IdentifierSchema,
   email: nullishString,
   firstName: nullishString,
@@ -48,7 +48,7 @@ export const SubscriberSchema = strictObject({
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
-export const TopicRecipientSchema = strictObject({
+export const TopicRecipientSchema = z.strictObject({
   type: z.literal('Topic', { error: "must be 'Topic'" }),
   topicKey: IdentifierSchema,
   exclude: z.optional(z.array(IdentifierSchema)),
@@ -85,7 +85,7 @@ export type Actor = z.infer<typeof ActorSchema>
 /** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
 export const TenantSchema = z.union([
   IdentifierSchema,
-  strictObject({
+  z.strictObject({
     identifier: optionalString,
     name: optionalString,
     data: optionalJsonObject,
@@ -97,7 +97,7 @@ export type Tenant = z.infer<typeof TenantSchema>
 export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
 
 /** The body of a trigger. */
-export const TriggerEventRequestSchema = strictObject({
+export const TriggerEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   to: RecipientsSchema,
   payload: optionalJsonObject,
@@ -112,13 +112,13 @@ export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
 /** The body of one bulk request: 1 to 100 events. */
-export const BulkTriggerEventRequestSchema = strictObject({
+export const BulkTriggerEventRequestSchema = z.strictObject({
   events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
 })
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
 /** The body of a broadcast: like a trigger without `to`, and `payload` required. */
-export const BroadcastEventRequestSchema = strictObject({
+export const BroadcastEventRequestSchema = z.strictObject({
   name: IdentifierSchema,
   payload: JsonObjectSchema,
   overrides: z.optional(OverridesSchema),
@@ -141,7 +141,7 @@ export const TriggerStatusSchema = openEnum([
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
 /** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */
-export const TriggerResultSchema = looseObject({
+export const TriggerResultSchema = z.looseObject({
   acknowledged: z.boolean(),
   status: TriggerStatusSchema,
   error: optionalStringArray,

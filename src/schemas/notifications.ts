@@ -1,6 +1,5 @@
 import * as z from 'zod/mini'
 import {
-  looseObject,
   nullishString,
   optionalBoolean,
   optionalNumber,
@@ -48,13 +47,13 @@ export type JobStatus = z.infer<typeof JobStatusSchema>
 export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
 
 /** A step's filter. */
-export const FilterSchema = looseObject({
+export const FilterSchema = z.looseObject({
   isNegated: optionalBoolean,
   type: z.optional(openEnum(['BOOLEAN'])),
   value: z.optional(openEnum(['AND', 'OR'])),
   children: z.optional(
     z.array(
-      looseObject({
+      z.looseObject({
         field: optionalString,
         value: optionalString,
         operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
@@ -66,7 +65,7 @@ export const FilterSchema = looseObject({
 export type Filter = KnownFields<z.infer<typeof FilterSchema>>
 
 /** A workflow step as a job records it; `variants` holds steps of the same shape. */
-export const StepSchema = looseObject({
+export const StepSchema = z.looseObject({
   _id: optionalString,
   active: optionalBoolean,
   replyCallback: optionalJsonObject,
@@ -87,7 +86,7 @@ export type Step = KnownFields<z.infer<typeof StepSchema>>
 export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
 
 /** The timing of a timed digest. */
-export const TimedDigestSchema = looseObject({
+export const TimedDigestSchema = z.looseObject({
   atTime: optionalString,
   weekDays: optionalStringArray,
   monthDays: z.optional(z.array(z.number())),
@@ -99,7 +98,7 @@ export const TimedDigestSchema = looseObject({
 export type TimedDigest = KnownFields<z.infer<typeof TimedDigestSchema>>
 
 /** A digest job's settings. */
-export const DigestSchema = looseObject({
+export const DigestSchema = z.looseObject({
   digestKey: optionalString,
   amount: optionalNumber,
   unit: z.optional(DigestUnitSchema),
@@ -114,7 +113,7 @@ export const DigestSchema = looseObject({
 export type Digest = KnownFields<z.infer<typeof DigestSchema>>
 
 /** One execution detail of a job. */
-export const ExecutionDetailSchema = looseObject({
+export const ExecutionDetailSchema = z.looseObject({
   _id: optionalString,
   createdAt: optionalString,
   status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
@@ -128,7 +127,7 @@ export const ExecutionDetailSchema = looseObject({
 export type ExecutionDetail = KnownFields<z.infer<typeof ExecutionDetailSchema>>
 
 /** One job of a notification: one step run for one subscriber. */
-export const JobSchema = looseObject({
+export const JobSchema = z.looseObject({
   _id: optionalString,
   type: z.optional(StepTypeSchema),
   digest: z.optional(DigestSchema),
@@ -144,17 +143,17 @@ export const JobSchema = looseObject({
 export type Job = KnownFields<z.infer<typeof JobSchema>>
 
 /** The workflow (`template`) a notification was made from. */
-export const NotificationTemplateSchema = looseObject({
+export const NotificationTemplateSchema = z.looseObject({
   _id: optionalString,
   name: optionalString,
   origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
   triggers: z.optional(
     z.array(
-      looseObject({
+      z.looseObject({
         type: z.optional(openEnum(['event'])),
         identifier: optionalString,
-        variables: z.optional(z.array(looseObject({ name: z.string() }))),
-        subscriberVariables: z.optional(z.array(looseObject({ name: z.string() }))),
+        variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
+        subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
       }),
     ),
   ),
@@ -162,7 +161,7 @@ export const NotificationTemplateSchema = looseObject({
 export type NotificationTemplate = KnownFields<z.infer<typeof NotificationTemplateSchema>>
 
 /** A notification: the record of one trigger for one subscriber, with its jobs. */
-export const NotificationSchema = looseObject({
+export const NotificationSchema = z.looseObject({
   _id: z.string(),
   _environmentId: z.string(),
   _organizationId: z.string(),
@@ -174,7 +173,7 @@ export const NotificationSchema = looseObject({
   updatedAt: optionalString,
   channels: z.optional(z.array(ChannelNameSchema)),
   subscriber: z.optional(
-    looseObject({
+    z.looseObject({
       _id: optionalString,
       subscriberId: optionalString,
       firstName: nullishString,
@@ -189,7 +188,7 @@ export const NotificationSchema = looseObject({
   tags: optionalStringArray,
   controls: optionalJsonObject,
   to: z.optional(z.unknown()),
-  topics: z.optional(z.array(looseObject({ _topicId: optionalString, topicKey: optionalString }))),
+  topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
   severity: z.optional(SeveritySchema),
   critical: optionalBoolean,
 })

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
+import { optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
 /**
@@ -46,14 +46,14 @@ const channelPreferenceShape = {
 }
 
 /** Per-channel on/off switches as sent; an unknown channel is refused before sending. */
-export const ChannelPreferenceSchema = strictObject(channelPreferenceShape)
+export const ChannelPreferenceSchema = z.strictObject(channelPreferenceShape)
 export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
 
 /**
  * Per-channel switches as received: the server returns only the channels the environment's workflows
  * use, and may return new ones, so every switch is optional and unknown keys are kept.
  */
-export const ChannelPreferenceResultSchema = looseObject(channelPreferenceShape)
+export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
 export type ChannelPreferenceResult = KnownFields<z.infer<typeof ChannelPreferenceResultSchema>>
 
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock, the only form the server accepts. */
@@ -64,18 +64,18 @@ export const ScheduleTimeSchema = z
   )
 
 /** One entry of a weekday's `hours`: a time range. */
-export const TimeRangeSchema = strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
+export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
 export type TimeRange = z.infer<typeof TimeRangeSchema>
 
 /** One weekday of a schedule. */
-export const DayScheduleSchema = strictObject({
+export const DayScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
   hours: z.optional(z.array(TimeRangeSchema)),
 })
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
 /** `weeklySchedule`: only the listed weekday keys. */
-export const WeeklyScheduleSchema = strictObject({
+export const WeeklyScheduleSchema = z.strictObject({
   monday: z.optional(DayScheduleSchema),
   tuesday: z.optional(DayScheduleSchema),
   wednesday: z.optional(DayScheduleSchema),
@@ -87,21 +87,21 @@ export const WeeklyScheduleSchema = strictObject({
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
 /** A weekly schedule as sent. */
-export const ScheduleSchema = strictObject({
+export const ScheduleSchema = z.strictObject({
   isEnabled: z.boolean(),
   weeklySchedule: z.optional(WeeklyScheduleSchema),
 })
 export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** A weekly schedule as received: the same fields, unknown keys kept, times not re-checked. */
-export const ScheduleResultSchema = looseObject({
+export const ScheduleResultSchema = z.looseObject({
   isEnabled: optionalBoolean,
   weeklySchedule: z.optional(
     z.record(
       z.string(),
-      looseObject({
+      z.looseObject({
         isEnabled: optionalBoolean,
-        hours: z.optional(z.array(looseObject({ start: optionalString, end: optionalString }))),
+        hours: z.optional(z.array(z.looseObject({ start: optionalString, end: optionalString }))),
       }),
     ),
   ),

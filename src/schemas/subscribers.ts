@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { looseObject, optionalBoolean, optionalString, strictObject } from './fields.js'
+import { optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import {
   ChannelNameSchema,
@@ -12,7 +12,7 @@ import {
 } from './shared.js'
 
 /** The body of a preferences update. Without `workflowId` the global preferences change. */
-export const UpdateSubscriberPreferencesRequestSchema = strictObject({
+export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
   channels: z.optional(ChannelPreferenceSchema),
   workflowId: z.optional(IdentifierSchema),
   schedule: z.optional(ScheduleSchema),
@@ -23,14 +23,14 @@ export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriber
 export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
 
 /** One entry of `workflows[]` in the preferences: one per workflow with preferences of its own. */
-export const WorkflowPreferenceSchema = looseObject({
+export const WorkflowPreferenceSchema = z.looseObject({
   enabled: optionalBoolean,
   channels: z.optional(ChannelPreferenceResultSchema),
   overrides: z.optional(
-    z.array(looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
+    z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
   ),
   workflow: z.optional(
-    looseObject({
+    z.looseObject({
       slug: optionalString,
       identifier: optionalString,
       name: optionalString,
@@ -41,9 +41,9 @@ export const WorkflowPreferenceSchema = looseObject({
 export type WorkflowPreference = KnownFields<z.infer<typeof WorkflowPreferenceSchema>>
 
 /** A subscriber's preferences, as the v2 preferences route returns them: global and per workflow. */
-export const PreferencesSchema = looseObject({
+export const PreferencesSchema = z.looseObject({
   global: z.optional(
-    looseObject({
+    z.looseObject({
       enabled: optionalBoolean,
       channels: z.optional(ChannelPreferenceResultSchema),
       schedule: z.optional(ScheduleResultSchema),
@@ -56,7 +56,7 @@ export type Preferences = KnownFields<z.infer<typeof PreferencesSchema>>
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
 /** The body of a mark-all call. Unlike response enums, `markAs` is closed: a typo must not be sent. */
-export const MarkAllMessagesRequestSchema = strictObject({
+export const MarkAllMessagesRequestSchema = z.strictObject({
   markAs: z.enum(MARK_AS_VALUES),
   feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
 })

@@ -11,6 +11,7 @@ import {
 } from '../core/options.js'
 import type { BulkTriggerOptions } from '../resources/events/bulk.js'
 import type { TriggerStreamOptions } from '../resources/events/stream.js'
+import { deferred } from './deferred.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
 import { failureOf, safeParse } from './safe-parse.js'
@@ -205,24 +206,30 @@ export function checkClientOptions(
 
 // A `maxRetries` of `NaN` would never stop retrying, and a `timeoutMs` of `NaN` would time every
 // attempt out at once.
-const milliseconds = positiveNumber(
-  `must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}`,
-  MAX_TIMER_MS,
+// Built at the first call with options, not at import: most calls have none.
+const milliseconds = deferred(() =>
+  positiveNumber(`must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
 )
 
-const callOptionsSchema = z.object({
-  maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
-  timeoutMs: z.optional(milliseconds),
-  deadlineMs: z.optional(milliseconds),
-})
+const callOptionsSchema = deferred(() =>
+  z.object({
+    maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
+    timeoutMs: z.optional(milliseconds),
+    deadlineMs: z.optional(milliseconds),
+  }),
+)
 
-const bulkOptionsSchema = z.extend(callOptionsSchema, {
-  concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
-})
+const bulkOptionsSchema = deferred(() =>
+  z.extend(callOptionsSchema, {
+    concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
+  }),
+)
 
-const streamOptionsSchema = z.extend(bulkOptionsSchema, {
-  startAtChunk: z.optional(wholeNumber('Must be a whole number ≥ 0', 0)),
-})
+const streamOptionsSchema = deferred(() =>
+  z.extend(bulkOptionsSchema, {
+    startAtChunk: z.optional(wholeNumber('Must be a whole number ≥ 0', 0)),
+  }),
+)
 
 /**
  * Refuses a call whose limits cannot work, with one issue per option. `headers` and

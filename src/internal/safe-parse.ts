@@ -2,7 +2,8 @@ import { en } from 'zod/locales'
 import { config, type core } from 'zod/mini'
 import { conforms } from './conforms.js'
 
-const english = en().localeError
+/** zod's English, built at the first refusal rather than at import. */
+let english: ReturnType<typeof en>['localeError'] | undefined
 
 /**
  * zod/mini loads no locale, so without one a message a schema does not spell out itself reads
@@ -13,6 +14,7 @@ const english = en().localeError
 const ENGLISH_UNLESS_CONFIGURED: core.ParseContext<core.$ZodIssue> = {
   error: (issue) => {
     const global = config()
+    english ??= en().localeError
     return global.customError?.(issue) ?? global.localeError?.(issue) ?? english(issue)
   },
 }

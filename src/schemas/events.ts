@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { deferred } from '../internal/deferred.js'
 import { nullishString, optionalString, optionalStringArray } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
@@ -7,146 +8,172 @@ import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 const optionalJsonObject = z.optional(JsonObjectSchema)
 
 /** Providers of chat and push channels the server is known to use; open. */
-export const ProviderIdSchema = openEnum([
-  'slack',
-  'discord',
-  'msteams',
-  'mattermost',
-  'fcm',
-  'apns',
-  'expo',
-  'one-signal',
-  'chat-webhook',
-])
+export const ProviderIdSchema = deferred(() =>
+  openEnum([
+    'slack',
+    'discord',
+    'msteams',
+    'mattermost',
+    'fcm',
+    'apns',
+    'expo',
+    'one-signal',
+    'chat-webhook',
+  ]),
+)
 
 /** A subscriber's settings for one provider of a chat or push channel. */
-export const ChannelSettingsSchema = z.strictObject({
-  providerId: ProviderIdSchema,
-  integrationIdentifier: optionalString,
-  credentials: z.optional(
-    z.strictObject({
-      webhookUrl: optionalString,
-      deviceTokens: optionalStringArray,
-    }),
-  ),
-})
+export const ChannelSettingsSchema = deferred(() =>
+  z.strictObject({
+    providerId: ProviderIdSchema,
+    integrationIdentifier: optionalString,
+    credentials: z.optional(
+      z.strictObject({
+        webhookUrl: optionalString,
+        deviceTokens: optionalStringArray,
+      }),
+    ),
+  }),
+)
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
 /** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
-export const SubscriberSchema = z.strictObject({
-  subscriberId: IdentifierSchema,
-  email: nullishString,
-  firstName: nullishString,
-  lastName: nullishString,
-  phone: nullishString,
-  avatar: nullishString,
-  locale: nullishString,
-  timezone: nullishString,
-  data: optionalJsonObject,
-  channels: z.optional(z.array(ChannelSettingsSchema)),
-})
+export const SubscriberSchema = deferred(() =>
+  z.strictObject({
+    subscriberId: IdentifierSchema,
+    email: nullishString,
+    firstName: nullishString,
+    lastName: nullishString,
+    phone: nullishString,
+    avatar: nullishString,
+    locale: nullishString,
+    timezone: nullishString,
+    data: optionalJsonObject,
+    channels: z.optional(z.array(ChannelSettingsSchema)),
+  }),
+)
 export type Subscriber = z.infer<typeof SubscriberSchema>
 
 /** The topic form of a recipient: every subscriber of the topic, minus `exclude`. */
-export const TopicRecipientSchema = z.strictObject({
-  type: z.literal('Topic', { error: "must be 'Topic'" }),
-  topicKey: IdentifierSchema,
-  exclude: z.optional(z.array(IdentifierSchema)),
-})
+export const TopicRecipientSchema = deferred(() =>
+  z.strictObject({
+    type: z.literal('Topic', { error: "must be 'Topic'" }),
+    topicKey: IdentifierSchema,
+    exclude: z.optional(z.array(IdentifierSchema)),
+  }),
+)
 export type TopicRecipient = z.infer<typeof TopicRecipientSchema>
 
 const RECIPIENT_SHAPES = "a subscriberId, { subscriberId, … } or { type: 'Topic', topicKey }"
 
 /** One recipient: a subscriberId, a subscriber object or a topic. */
-export const RecipientSchema = z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
-  error: `must be ${RECIPIENT_SHAPES}`,
-})
+export const RecipientSchema = deferred(() =>
+  z.union([IdentifierSchema, SubscriberSchema, TopicRecipientSchema], {
+    error: `must be ${RECIPIENT_SHAPES}`,
+  }),
+)
 export type Recipient = z.infer<typeof RecipientSchema>
 
 /** `to` of a trigger: one recipient or up to 100, the server's limit. */
-export const RecipientsSchema = z.union(
-  [
-    RecipientSchema,
-    z.array(RecipientSchema).check(
-      z.minLength(1),
-      z.maxLength(100, {
-        error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}`,
-      }),
-    ),
-  ],
-  { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
+export const RecipientsSchema = deferred(() =>
+  z.union(
+    [
+      RecipientSchema,
+      z.array(RecipientSchema).check(
+        z.minLength(1),
+        z.maxLength(100, {
+          error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}`,
+        }),
+      ),
+    ],
+    { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
+  ),
 )
 export type Recipients = z.infer<typeof RecipientsSchema>
 
 /** `actor`: a subscriberId or a subscriber object. */
-export const ActorSchema = z.union([IdentifierSchema, SubscriberSchema])
+export const ActorSchema = deferred(() => z.union([IdentifierSchema, SubscriberSchema]))
 export type Actor = z.infer<typeof ActorSchema>
 
 /** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
-export const TenantSchema = z.union([
-  IdentifierSchema,
-  z.strictObject({
-    identifier: optionalString,
-    name: optionalString,
-    data: optionalJsonObject,
-  }),
-])
+export const TenantSchema = deferred(() =>
+  z.union([
+    IdentifierSchema,
+    z.strictObject({
+      identifier: optionalString,
+      name: optionalString,
+      data: optionalJsonObject,
+    }),
+  ]),
+)
 export type Tenant = z.infer<typeof TenantSchema>
 
 /** Provider overrides keyed by provider identifier, each with provider-specific content. */
-export const OverridesSchema = z.record(z.string(), JsonObjectSchema)
+export const OverridesSchema = deferred(() => z.record(z.string(), JsonObjectSchema))
 
 /** The body of a trigger. */
-export const TriggerEventRequestSchema = z.strictObject({
-  name: IdentifierSchema,
-  to: RecipientsSchema,
-  payload: optionalJsonObject,
-  overrides: z.optional(OverridesSchema),
-  transactionId: z.optional(IdentifierSchema),
-  actor: z.optional(ActorSchema),
-  tenant: z.optional(TenantSchema),
-})
+export const TriggerEventRequestSchema = deferred(() =>
+  z.strictObject({
+    name: IdentifierSchema,
+    to: RecipientsSchema,
+    payload: optionalJsonObject,
+    overrides: z.optional(OverridesSchema),
+    transactionId: z.optional(IdentifierSchema),
+    actor: z.optional(ActorSchema),
+    tenant: z.optional(TenantSchema),
+  }),
+)
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
 
 /** The server's limit of events in one bulk request. */
 export const MAX_EVENTS_PER_BULK_REQUEST = 100
 
 /** The body of one bulk request: 1 to 100 events. */
-export const BulkTriggerEventRequestSchema = z.strictObject({
-  events: z.array(TriggerEventRequestSchema).check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
-})
+export const BulkTriggerEventRequestSchema = deferred(() =>
+  z.strictObject({
+    events: z
+      .array(TriggerEventRequestSchema)
+      .check(z.minLength(1), z.maxLength(MAX_EVENTS_PER_BULK_REQUEST)),
+  }),
+)
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
 /** The body of a broadcast: like a trigger without `to`, and `payload` required. */
-export const BroadcastEventRequestSchema = z.strictObject({
-  name: IdentifierSchema,
-  payload: JsonObjectSchema,
-  overrides: z.optional(OverridesSchema),
-  transactionId: z.optional(IdentifierSchema),
-  actor: z.optional(ActorSchema),
-  tenant: z.optional(TenantSchema),
-})
+export const BroadcastEventRequestSchema = deferred(() =>
+  z.strictObject({
+    name: IdentifierSchema,
+    payload: JsonObjectSchema,
+    overrides: z.optional(OverridesSchema),
+    transactionId: z.optional(IdentifierSchema),
+    actor: z.optional(ActorSchema),
+    tenant: z.optional(TenantSchema),
+  }),
+)
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
 /** Trigger statuses the server is known to send; open, since it adds new ones. */
-export const TriggerStatusSchema = openEnum([
-  'processed',
-  'error',
-  'trigger_not_active',
-  'no_workflow_active_steps_defined',
-  'no_workflow_steps_defined',
-  'no_tenant_found',
-  'invalid_recipients',
-])
+export const TriggerStatusSchema = deferred(() =>
+  openEnum([
+    'processed',
+    'error',
+    'trigger_not_active',
+    'no_workflow_active_steps_defined',
+    'no_workflow_steps_defined',
+    'no_tenant_found',
+    'invalid_recipients',
+  ]),
+)
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
 /** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */
-export const TriggerResultSchema = z.looseObject({
-  acknowledged: z.boolean(),
-  status: TriggerStatusSchema,
-  error: optionalStringArray,
-  transactionId: optionalString,
-})
+export const TriggerResultSchema = deferred(() =>
+  z.looseObject({
+    acknowledged: z.boolean(),
+    status: TriggerStatusSchema,
+    error: optionalStringArray,
+    transactionId: optionalString,
+  }),
+)
 /**
  * The documented fields of a trigger result. Every other field the server sends is kept at runtime;
  * reach it with `in`: `if ('activityFeedLink' in result) console.log(result.activityFeedLink)`.
@@ -154,7 +181,7 @@ export const TriggerResultSchema = z.looseObject({
 export type TriggerResult = KnownFields<z.infer<typeof TriggerResultSchema>>
 
 /** The answer of one bulk request: one result per event, in order. */
-export const BulkTriggerResultSchema = z.array(TriggerResultSchema)
+export const BulkTriggerResultSchema = deferred(() => z.array(TriggerResultSchema))
 
 /** The answer of a cancel: `true` when something was cancelled, `false` when nothing cancellable was. */
-export const CancelEventResultSchema = z.boolean()
+export const CancelEventResultSchema = deferred(() => z.boolean())

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { deferred } from '../internal/deferred.js'
 import {
   nullishString,
   optionalBoolean,
@@ -16,182 +17,204 @@ const optionalJsonObject = z.optional(JsonObjectSchema)
 // optional unless the server always sends them.
 
 /** Step and job types the server is known to use; open. */
-export const StepTypeSchema = openEnum([
-  'in_app',
-  'email',
-  'sms',
-  'chat',
-  'push',
-  'digest',
-  'trigger',
-  'delay',
-  'throttle',
-  'custom',
-  'http_request',
-])
+export const StepTypeSchema = deferred(() =>
+  openEnum([
+    'in_app',
+    'email',
+    'sms',
+    'chat',
+    'push',
+    'digest',
+    'trigger',
+    'delay',
+    'throttle',
+    'custom',
+    'http_request',
+  ]),
+)
 export type StepType = z.infer<typeof StepTypeSchema>
 
-export const JobStatusSchema = openEnum([
-  'pending',
-  'queued',
-  'running',
-  'completed',
-  'failed',
-  'delayed',
-  'canceled',
-  'merged',
-  'skipped',
-])
+export const JobStatusSchema = deferred(() =>
+  openEnum([
+    'pending',
+    'queued',
+    'running',
+    'completed',
+    'failed',
+    'delayed',
+    'canceled',
+    'merged',
+    'skipped',
+  ]),
+)
 export type JobStatus = z.infer<typeof JobStatusSchema>
 
-export const SeveritySchema = openEnum(['high', 'medium', 'low', 'none'])
+export const SeveritySchema = deferred(() => openEnum(['high', 'medium', 'low', 'none']))
 
 /** A step's filter. */
-export const FilterSchema = z.looseObject({
-  isNegated: optionalBoolean,
-  type: z.optional(openEnum(['BOOLEAN'])),
-  value: z.optional(openEnum(['AND', 'OR'])),
-  children: z.optional(
-    z.array(
-      z.looseObject({
-        field: optionalString,
-        value: optionalString,
-        operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
-        on: z.optional(openEnum(['subscriber', 'payload'])),
-      }),
+export const FilterSchema = deferred(() =>
+  z.looseObject({
+    isNegated: optionalBoolean,
+    type: z.optional(openEnum(['BOOLEAN'])),
+    value: z.optional(openEnum(['AND', 'OR'])),
+    children: z.optional(
+      z.array(
+        z.looseObject({
+          field: optionalString,
+          value: optionalString,
+          operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
+          on: z.optional(openEnum(['subscriber', 'payload'])),
+        }),
+      ),
     ),
-  ),
-})
+  }),
+)
 export type Filter = KnownFields<z.infer<typeof FilterSchema>>
 
 /** A workflow step as a job records it; `variants` holds steps of the same shape. */
-export const StepSchema = z.looseObject({
-  _id: optionalString,
-  active: optionalBoolean,
-  replyCallback: optionalJsonObject,
-  controlVariables: optionalJsonObject,
-  metadata: optionalJsonObject,
-  issues: optionalJsonObject,
-  filters: z.optional(z.array(FilterSchema)),
-  template: optionalJsonObject,
-  get variants(): z.ZodMiniOptional<z.ZodMiniArray<typeof StepSchema>> {
-    return z.optional(z.array(StepSchema))
-  },
-  _templateId: optionalString,
-  name: optionalString,
-  _parentId: nullishString,
-})
+export const StepSchema = deferred(() =>
+  z.looseObject({
+    _id: optionalString,
+    active: optionalBoolean,
+    replyCallback: optionalJsonObject,
+    controlVariables: optionalJsonObject,
+    metadata: optionalJsonObject,
+    issues: optionalJsonObject,
+    filters: z.optional(z.array(FilterSchema)),
+    template: optionalJsonObject,
+    get variants(): z.ZodMiniOptional<z.ZodMiniArray<typeof StepSchema>> {
+      return z.optional(z.array(StepSchema))
+    },
+    _templateId: optionalString,
+    name: optionalString,
+    _parentId: nullishString,
+  }),
+)
 export type Step = KnownFields<z.infer<typeof StepSchema>>
 
-export const DigestUnitSchema = openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'])
+export const DigestUnitSchema = deferred(() =>
+  openEnum(['seconds', 'minutes', 'hours', 'days', 'weeks', 'months']),
+)
 
 /** The timing of a timed digest. */
-export const TimedDigestSchema = z.looseObject({
-  atTime: optionalString,
-  weekDays: optionalStringArray,
-  monthDays: z.optional(z.array(z.number())),
-  ordinal: optionalString,
-  ordinalValue: optionalString,
-  monthlyType: z.optional(openEnum(['each', 'on'])),
-  cronExpression: optionalString,
-})
+export const TimedDigestSchema = deferred(() =>
+  z.looseObject({
+    atTime: optionalString,
+    weekDays: optionalStringArray,
+    monthDays: z.optional(z.array(z.number())),
+    ordinal: optionalString,
+    ordinalValue: optionalString,
+    monthlyType: z.optional(openEnum(['each', 'on'])),
+    cronExpression: optionalString,
+  }),
+)
 export type TimedDigest = KnownFields<z.infer<typeof TimedDigestSchema>>
 
 /** A digest job's settings. */
-export const DigestSchema = z.looseObject({
-  digestKey: optionalString,
-  amount: optionalNumber,
-  unit: z.optional(DigestUnitSchema),
-  type: z.optional(openEnum(['regular', 'backoff', 'timed'])),
-  events: z.optional(z.array(JsonObjectSchema)),
-  backoff: optionalBoolean,
-  backoffAmount: optionalNumber,
-  backoffUnit: z.optional(DigestUnitSchema),
-  updateMode: optionalBoolean,
-  timed: z.optional(TimedDigestSchema),
-})
+export const DigestSchema = deferred(() =>
+  z.looseObject({
+    digestKey: optionalString,
+    amount: optionalNumber,
+    unit: z.optional(DigestUnitSchema),
+    type: z.optional(openEnum(['regular', 'backoff', 'timed'])),
+    events: z.optional(z.array(JsonObjectSchema)),
+    backoff: optionalBoolean,
+    backoffAmount: optionalNumber,
+    backoffUnit: z.optional(DigestUnitSchema),
+    updateMode: optionalBoolean,
+    timed: z.optional(TimedDigestSchema),
+  }),
+)
 export type Digest = KnownFields<z.infer<typeof DigestSchema>>
 
 /** One execution detail of a job. */
-export const ExecutionDetailSchema = z.looseObject({
-  _id: optionalString,
-  createdAt: optionalString,
-  status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
-  detail: optionalString,
-  isRetry: optionalBoolean,
-  isTest: optionalBoolean,
-  providerId: optionalString,
-  raw: nullishString,
-  source: z.optional(openEnum(['Credentials', 'Internal', 'Payload', 'Webhook'])),
-})
+export const ExecutionDetailSchema = deferred(() =>
+  z.looseObject({
+    _id: optionalString,
+    createdAt: optionalString,
+    status: z.optional(openEnum(['Success', 'Warning', 'Failed', 'Pending', 'Queued', 'ReadConfirmation'])),
+    detail: optionalString,
+    isRetry: optionalBoolean,
+    isTest: optionalBoolean,
+    providerId: optionalString,
+    raw: nullishString,
+    source: z.optional(openEnum(['Credentials', 'Internal', 'Payload', 'Webhook'])),
+  }),
+)
 export type ExecutionDetail = KnownFields<z.infer<typeof ExecutionDetailSchema>>
 
 /** One job of a notification: one step run for one subscriber. */
-export const JobSchema = z.looseObject({
-  _id: optionalString,
-  type: z.optional(StepTypeSchema),
-  digest: z.optional(DigestSchema),
-  executionDetails: z.optional(z.array(ExecutionDetailSchema)),
-  step: z.optional(StepSchema),
-  overrides: optionalJsonObject,
-  payload: optionalJsonObject,
-  providerId: optionalString,
-  status: z.optional(JobStatusSchema),
-  updatedAt: optionalString,
-  scheduleExtensionsCount: z.optional(z.number().check(z.int())),
-})
+export const JobSchema = deferred(() =>
+  z.looseObject({
+    _id: optionalString,
+    type: z.optional(StepTypeSchema),
+    digest: z.optional(DigestSchema),
+    executionDetails: z.optional(z.array(ExecutionDetailSchema)),
+    step: z.optional(StepSchema),
+    overrides: optionalJsonObject,
+    payload: optionalJsonObject,
+    providerId: optionalString,
+    status: z.optional(JobStatusSchema),
+    updatedAt: optionalString,
+    scheduleExtensionsCount: z.optional(z.number().check(z.int())),
+  }),
+)
 export type Job = KnownFields<z.infer<typeof JobSchema>>
 
 /** The workflow (`template`) a notification was made from. */
-export const NotificationTemplateSchema = z.looseObject({
-  _id: optionalString,
-  name: optionalString,
-  origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
-  triggers: z.optional(
-    z.array(
-      z.looseObject({
-        type: z.optional(openEnum(['event'])),
-        identifier: optionalString,
-        variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
-        subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
-      }),
+export const NotificationTemplateSchema = deferred(() =>
+  z.looseObject({
+    _id: optionalString,
+    name: optionalString,
+    origin: z.optional(openEnum(['novu-cloud', 'novu-cloud-v1', 'external'])),
+    triggers: z.optional(
+      z.array(
+        z.looseObject({
+          type: z.optional(openEnum(['event'])),
+          identifier: optionalString,
+          variables: z.optional(z.array(z.looseObject({ name: z.string() }))),
+          subscriberVariables: z.optional(z.array(z.looseObject({ name: z.string() }))),
+        }),
+      ),
     ),
-  ),
-})
+  }),
+)
 export type NotificationTemplate = KnownFields<z.infer<typeof NotificationTemplateSchema>>
 
 /** A notification: the record of one trigger for one subscriber, with its jobs. */
-export const NotificationSchema = z.looseObject({
-  _id: z.string(),
-  _environmentId: z.string(),
-  _organizationId: z.string(),
-  _subscriberId: z.string(),
-  transactionId: z.string(),
-  _templateId: optionalString,
-  _digestedNotificationId: nullishString,
-  createdAt: optionalString,
-  updatedAt: optionalString,
-  channels: z.optional(z.array(ChannelNameSchema)),
-  subscriber: z.optional(
-    z.looseObject({
-      _id: optionalString,
-      subscriberId: optionalString,
-      firstName: nullishString,
-      lastName: nullishString,
-      email: nullishString,
-      phone: nullishString,
-    }),
-  ),
-  template: z.optional(NotificationTemplateSchema),
-  jobs: z.optional(z.array(JobSchema)),
-  payload: optionalJsonObject,
-  tags: optionalStringArray,
-  controls: optionalJsonObject,
-  to: z.optional(z.unknown()),
-  topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
-  severity: z.optional(SeveritySchema),
-  critical: optionalBoolean,
-})
+export const NotificationSchema = deferred(() =>
+  z.looseObject({
+    _id: z.string(),
+    _environmentId: z.string(),
+    _organizationId: z.string(),
+    _subscriberId: z.string(),
+    transactionId: z.string(),
+    _templateId: optionalString,
+    _digestedNotificationId: nullishString,
+    createdAt: optionalString,
+    updatedAt: optionalString,
+    channels: z.optional(z.array(ChannelNameSchema)),
+    subscriber: z.optional(
+      z.looseObject({
+        _id: optionalString,
+        subscriberId: optionalString,
+        firstName: nullishString,
+        lastName: nullishString,
+        email: nullishString,
+        phone: nullishString,
+      }),
+    ),
+    template: z.optional(NotificationTemplateSchema),
+    jobs: z.optional(z.array(JobSchema)),
+    payload: optionalJsonObject,
+    tags: optionalStringArray,
+    controls: optionalJsonObject,
+    to: z.optional(z.unknown()),
+    topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
+    severity: z.optional(SeveritySchema),
+    critical: optionalBoolean,
+  }),
+)
 /**
  * The documented fields of a notification, nested ones included. Every other field the server sends
  * is kept at runtime; reach it with `in` (`if ('_feedId' in notification) …`) or through

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { deferred } from '../internal/deferred.js'
 import { optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
@@ -18,7 +19,9 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
 }
 
 /** An identifier the server needs to find something by: never empty. */
-export const IdentifierSchema = z.string().check(z.minLength(1, { message: 'Must not be empty' }))
+export const IdentifierSchema = deferred(() =>
+  z.string().check(z.minLength(1, { message: 'Must not be empty' })),
+)
 
 /**
  * A JSON object with any keys: payloads, overrides, controls. Only the container is checked, the
@@ -26,14 +29,16 @@ export const IdentifierSchema = z.string().check(z.minLength(1, { message: 'Must
  * does, copying each into a new object) costs about as much as `JSON.parse` of a large response,
  * and its copy is never used: requests are sent and results returned exactly as they are.
  */
-export const JsonObjectSchema = z.custom<Record<string, unknown>>((value) => z.util.isPlainObject(value), {
-  message: 'Expected an object',
-})
+export const JsonObjectSchema = deferred(() =>
+  z.custom<Record<string, unknown>>((value) => z.util.isPlainObject(value), {
+    message: 'Expected an object',
+  }),
+)
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
 export const CHANNEL_NAMES = ['email', 'sms', 'in_app', 'push', 'chat'] as const
 /** A channel name; open, since the server may add channels. */
-export const ChannelNameSchema = openEnum(CHANNEL_NAMES)
+export const ChannelNameSchema = deferred(() => openEnum(CHANNEL_NAMES))
 export type ChannelName = z.infer<typeof ChannelNameSchema>
 
 /** Per-channel on/off switches, the shape shared by what is sent and what is received. */
@@ -46,64 +51,76 @@ const channelPreferenceShape = {
 }
 
 /** Per-channel on/off switches as sent; an unknown channel is refused before sending. */
-export const ChannelPreferenceSchema = z.strictObject(channelPreferenceShape)
+export const ChannelPreferenceSchema = deferred(() => z.strictObject(channelPreferenceShape))
 export type ChannelPreference = z.infer<typeof ChannelPreferenceSchema>
 
 /**
  * Per-channel switches as received: the server returns only the channels the environment's workflows
  * use, and may return new ones, so every switch is optional and unknown keys are kept.
  */
-export const ChannelPreferenceResultSchema = z.looseObject(channelPreferenceShape)
+export const ChannelPreferenceResultSchema = deferred(() => z.looseObject(channelPreferenceShape))
 export type ChannelPreferenceResult = KnownFields<z.infer<typeof ChannelPreferenceResultSchema>>
 
 /** `hh:mm AM` or `hh:mm PM` on a 12-hour clock, the only form the server accepts. */
-export const ScheduleTimeSchema = z
-  .string()
-  .check(
-    z.regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' }),
-  )
+export const ScheduleTimeSchema = deferred(() =>
+  z
+    .string()
+    .check(
+      z.regex(/^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/, { message: 'Must be a 12-hour time like "09:30 AM"' }),
+    ),
+)
 
 /** One entry of a weekday's `hours`: a time range. */
-export const TimeRangeSchema = z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema })
+export const TimeRangeSchema = deferred(() =>
+  z.strictObject({ start: ScheduleTimeSchema, end: ScheduleTimeSchema }),
+)
 export type TimeRange = z.infer<typeof TimeRangeSchema>
 
 /** One weekday of a schedule. */
-export const DayScheduleSchema = z.strictObject({
-  isEnabled: z.boolean(),
-  hours: z.optional(z.array(TimeRangeSchema)),
-})
+export const DayScheduleSchema = deferred(() =>
+  z.strictObject({
+    isEnabled: z.boolean(),
+    hours: z.optional(z.array(TimeRangeSchema)),
+  }),
+)
 export type DaySchedule = z.infer<typeof DayScheduleSchema>
 
 /** `weeklySchedule`: only the listed weekday keys. */
-export const WeeklyScheduleSchema = z.strictObject({
-  monday: z.optional(DayScheduleSchema),
-  tuesday: z.optional(DayScheduleSchema),
-  wednesday: z.optional(DayScheduleSchema),
-  thursday: z.optional(DayScheduleSchema),
-  friday: z.optional(DayScheduleSchema),
-  saturday: z.optional(DayScheduleSchema),
-  sunday: z.optional(DayScheduleSchema),
-})
+export const WeeklyScheduleSchema = deferred(() =>
+  z.strictObject({
+    monday: z.optional(DayScheduleSchema),
+    tuesday: z.optional(DayScheduleSchema),
+    wednesday: z.optional(DayScheduleSchema),
+    thursday: z.optional(DayScheduleSchema),
+    friday: z.optional(DayScheduleSchema),
+    saturday: z.optional(DayScheduleSchema),
+    sunday: z.optional(DayScheduleSchema),
+  }),
+)
 export type WeeklySchedule = z.infer<typeof WeeklyScheduleSchema>
 
 /** A weekly schedule as sent. */
-export const ScheduleSchema = z.strictObject({
-  isEnabled: z.boolean(),
-  weeklySchedule: z.optional(WeeklyScheduleSchema),
-})
+export const ScheduleSchema = deferred(() =>
+  z.strictObject({
+    isEnabled: z.boolean(),
+    weeklySchedule: z.optional(WeeklyScheduleSchema),
+  }),
+)
 export type Schedule = z.infer<typeof ScheduleSchema>
 
 /** A weekly schedule as received: the same fields, unknown keys kept, times not re-checked. */
-export const ScheduleResultSchema = z.looseObject({
-  isEnabled: optionalBoolean,
-  weeklySchedule: z.optional(
-    z.record(
-      z.string(),
-      z.looseObject({
-        isEnabled: optionalBoolean,
-        hours: z.optional(z.array(z.looseObject({ start: optionalString, end: optionalString }))),
-      }),
+export const ScheduleResultSchema = deferred(() =>
+  z.looseObject({
+    isEnabled: optionalBoolean,
+    weeklySchedule: z.optional(
+      z.record(
+        z.string(),
+        z.looseObject({
+          isEnabled: optionalBoolean,
+          hours: z.optional(z.array(z.looseObject({ start: optionalString, end: optionalString }))),
+        }),
+      ),
     ),
-  ),
-})
+  }),
+)
 export type ScheduleResult = KnownFields<z.infer<typeof ScheduleResultSchema>>

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { deferred } from '../internal/deferred.js'
 import { optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import {
@@ -12,55 +13,65 @@ import {
 } from './shared.js'
 
 /** The body of a preferences update. Without `workflowId` the global preferences change. */
-export const UpdateSubscriberPreferencesRequestSchema = z.strictObject({
-  channels: z.optional(ChannelPreferenceSchema),
-  workflowId: z.optional(IdentifierSchema),
-  schedule: z.optional(ScheduleSchema),
-})
+export const UpdateSubscriberPreferencesRequestSchema = deferred(() =>
+  z.strictObject({
+    channels: z.optional(ChannelPreferenceSchema),
+    workflowId: z.optional(IdentifierSchema),
+    schedule: z.optional(ScheduleSchema),
+  }),
+)
 export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
 
 /** Who set a channel's value; open, since the server may add sources. */
-export const PreferenceOverrideSourceSchema = openEnum(['subscriber', 'template', 'workflowOverride'])
+export const PreferenceOverrideSourceSchema = deferred(() =>
+  openEnum(['subscriber', 'template', 'workflowOverride']),
+)
 
 /** One entry of `workflows[]` in the preferences: one per workflow with preferences of its own. */
-export const WorkflowPreferenceSchema = z.looseObject({
-  enabled: optionalBoolean,
-  channels: z.optional(ChannelPreferenceResultSchema),
-  overrides: z.optional(
-    z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
-  ),
-  workflow: z.optional(
-    z.looseObject({
-      slug: optionalString,
-      identifier: optionalString,
-      name: optionalString,
-      updatedAt: optionalString,
-    }),
-  ),
-})
+export const WorkflowPreferenceSchema = deferred(() =>
+  z.looseObject({
+    enabled: optionalBoolean,
+    channels: z.optional(ChannelPreferenceResultSchema),
+    overrides: z.optional(
+      z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),
+    ),
+    workflow: z.optional(
+      z.looseObject({
+        slug: optionalString,
+        identifier: optionalString,
+        name: optionalString,
+        updatedAt: optionalString,
+      }),
+    ),
+  }),
+)
 export type WorkflowPreference = KnownFields<z.infer<typeof WorkflowPreferenceSchema>>
 
 /** A subscriber's preferences, as the v2 preferences route returns them: global and per workflow. */
-export const PreferencesSchema = z.looseObject({
-  global: z.optional(
-    z.looseObject({
-      enabled: optionalBoolean,
-      channels: z.optional(ChannelPreferenceResultSchema),
-      schedule: z.optional(ScheduleResultSchema),
-    }),
-  ),
-  workflows: z.optional(z.array(WorkflowPreferenceSchema)),
-})
+export const PreferencesSchema = deferred(() =>
+  z.looseObject({
+    global: z.optional(
+      z.looseObject({
+        enabled: optionalBoolean,
+        channels: z.optional(ChannelPreferenceResultSchema),
+        schedule: z.optional(ScheduleResultSchema),
+      }),
+    ),
+    workflows: z.optional(z.array(WorkflowPreferenceSchema)),
+  }),
+)
 export type Preferences = KnownFields<z.infer<typeof PreferencesSchema>>
 
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
 /** The body of a mark-all call. Unlike response enums, `markAs` is closed: a typo must not be sent. */
-export const MarkAllMessagesRequestSchema = z.strictObject({
-  markAs: z.enum(MARK_AS_VALUES),
-  feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
-})
+export const MarkAllMessagesRequestSchema = deferred(() =>
+  z.strictObject({
+    markAs: z.enum(MARK_AS_VALUES),
+    feedIdentifier: z.optional(z.union([IdentifierSchema, z.array(IdentifierSchema).check(z.minLength(1))])),
+  }),
+)
 export type MarkAllMessagesRequest = z.infer<typeof MarkAllMessagesRequestSchema>
 
 /** The answer of a mark-all call: how many in-app messages changed (`0` when all already were). */
-export const MarkAllMessagesResultSchema = z.number()
+export const MarkAllMessagesResultSchema = deferred(() => z.number())

@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest'
+import * as z from 'zod'
+import * as zm from 'zod/mini'
+
+// The tables' schemas are built at their first use, not when the package is imported (a fresh
+// serverless instance pays for what it imports): importing must build none of them, and what is
+// exported must then behave as the schema itself in every way a user reaches for one.
+
+const zodConfig = (globalThis as { __zod_globalConfig?: { postProcessor?: (schema: unknown) => void } })
+  .__zod_globalConfig
+
+/** The zod schemas constructed while `run` runs (zod calls its post-processor once for each). */
+async function schemasBuiltBy(run: () => Promise<unknown> | unknown): Promise<number> {
+  if (!zodConfig) throw new Error('zod is not loaded')
+  let built = 0
+  zodConfig.postProcessor = () => {
+    built++
+  }
+  try {
+    await run()
+  } finally {
+    zodConfig.postProcessor = undefined
+  }
+  return built
+}
+
+describe('deferred schemas', () => {
+  it('importing the package builds no table schema; the first use builds the schemas it needs', async () => {
+    vi.resetModules()
+    // The client's own options are checked with a schema when a client is constructed.
+    const optionSchemas = await schemasBuiltBy(() => import('../../src/internal/option-schemas.js'))
+    vi.resetModules()
+    let sdk: typeof import('../../src/index.js') | undefined
+    const atImport = await schemasBuiltBy(async () => {
+      sdk = await import('../../src/index.js')
+    })
+    // Selected by name: asking a stand-in whether it is a schema builds it.
+    const exported = Object.entries(sdk as object)
+      .filter(([name]) => name.endsWith('Schema'))
+      .map(([, schema]) => schema as { _zod: unknown })
+    const everyTable = await schemasBuiltBy(() => exported.map((schema) => schema._zod))
+    // About 250 schemas make the tables; the few shared field schemas are built at import.
+    expect(everyTable).toBeGreaterThan(200)
+    expect(atImport - optionSchemas).toBeLessThan(everyTable / 10)
+    vi.resetModules()
+    sdk = await import('../../src/index.js')
+    const { TriggerResultSchema, NotificationSchema } = sdk as typeof import('../../src/index.js')
+    const atFirstUse = await schemasBuiltBy(() =>
+      TriggerResultSchema.parse({ acknowledged: true, status: 'processed' }),
+    )
+    expect(atFirstUse).toBeGreaterThan(0)
+    // Built once: a second use builds nothing, and another table is still unbuilt until used.
+    expect(await schemasBuiltBy(() => TriggerResultSchema.safeParse({}))).toBe(0)
+    expect(await schemasBuiltBy(() => NotificationSchema.safeParse({}))).toBeGreaterThan(0)
+  })
+
+  it('behaves as the schema it stands for: instanceof, keys, composition, JSON Schema', async () => {
+    const { TriggerResultSchema, ChannelPreferenceSchema } = await import('../../src/index.js')
+    expect(TriggerResultSchema instanceof zm.ZodMiniObject).toBe(true)
+    expect(TriggerResultSchema instanceof zm.ZodMiniType).toBe(true)
+    expect(Object.keys(TriggerResultSchema.shape)).toEqual([
+      'acknowledged',
+      'status',
+      'error',
+      'transactionId',
+    ])
+    expect('_zod' in TriggerResultSchema).toBe(true)
+    expect(TriggerResultSchema._zod.def.type).toBe('object')
+    const envelope = z.object({ data: TriggerResultSchema })
+    expect(envelope.parse({ data: { acknowledged: true, status: 'processed', extra: 1 } })).toEqual({
+      data: { acknowledged: true, status: 'processed', extra: 1 },
+    })
+    expect(envelope.safeParse({ data: { acknowledged: 'yes' } }).success).toBe(false)
+    expect(z.toJSONSchema(ChannelPreferenceSchema)).toMatchObject({
+      type: 'object',
+      properties: { email: { type: 'boolean' } },
+      additionalProperties: false,
+    })
+  })
+})

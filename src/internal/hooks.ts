@@ -7,7 +7,8 @@ import type { Transport, WireRequest } from './transport/types.js'
 
 // Small on purpose: every client bundles this module, hooks or not (the Worker bundle's budget). A
 // client holds an `Observe` only when hooks were given; without, a call allocates nothing for them
-// and reads no clock.
+// and reads no clock. With, a call is one `ObservedCall` and its methods: no closure per callback,
+// since with OpenTelemetry on, this runs on every call of a busy service.
 
 type Hooks = NotifyKitHooks<unknown>
 type Callback = (argument: unknown, state: unknown) => unknown
@@ -37,6 +38,105 @@ export type Observe = <T extends WithResponse<unknown>>(
   batch?: boolean,
 ) => Promise<T>
 
+/** A client's hooks, and how it reports one that breaks: once, not on every call. */
+class HookList {
+  readonly #reported: Record<string, boolean> = {}
+
+  constructor(
+    readonly list: readonly Hooks[],
+    readonly logger: LevelLogger,
+  ) {}
+
+  report(what: string, error: unknown): void {
+    if (this.#reported[what]) return
+    this.#reported[what] = true
+    const reason = (error as Error)?.message ?? error
+    this.logger.warn(`hook ${what}, ignored (reported once): ${reason}`, { hook: what, reason })
+  }
+}
+
+/** One call as the hooks see it: their states, the clock, and the `Sender` its attempts go through. */
+class ObservedCall implements Sender {
+  readonly states: unknown[] = []
+  readonly #hooks: HookList
+  readonly #transport: Transport
+  readonly #call: CallInfo
+  readonly #started = performance.now()
+  #attempt = 0
+  #attemptStarted = 0
+
+  constructor(hooks: HookList, transport: Transport, call: CallInfo, parent: unknown[] | undefined) {
+    this.#hooks = hooks
+    this.#transport = transport
+    this.#call = call
+    const { list } = hooks
+    for (let index = 0; index < list.length; index++) {
+      const hook = list[index] as Hooks
+      try {
+        this.states[index] = hook.onCallStart?.(call, parent?.[index])
+      } catch (error) {
+        hooks.report('onCallStart threw', error)
+      }
+    }
+  }
+
+  /** The hooks' `callback` (of hooks `from` to `to`) with their state; what one throws goes no further. */
+  emit(callback: Exclude<keyof Hooks, 'onCallStart'>, argument: unknown, from = 0, to?: number): void {
+    const { list } = this.#hooks
+    const end = to ?? list.length
+    for (let index = from; index < end; index++) {
+      const hook = list[index] as Hooks
+      try {
+        ;(hook[callback] as Callback | undefined)?.call(hook, argument, this.states[index])
+      } catch (error) {
+        this.#hooks.report(`${callback} threw`, error)
+      }
+    }
+  }
+
+  send(wire: WireRequest, timeoutMs: number, signal?: AbortSignal) {
+    if (!this.#attempt++) this.#addHeaders(wire)
+    this.#attemptStarted = performance.now()
+    return this.#transport.send(wire, timeoutMs, signal)
+  }
+
+  attempted(status: number | undefined, error?: unknown): void {
+    const durationMs = performance.now() - this.#attemptStarted
+    this.emit('onAttempt', { call: this.#call, attempt: this.#attempt, status, error, durationMs })
+  }
+
+  retrying(reason: string, delayMs: number): void {
+    this.emit('onRetry', { call: this.#call, attempt: this.#attempt, reason, delayMs })
+  }
+
+  /** From the result's response or the error: both say how many attempts, which key, what status. */
+  end(result: unknown, error: unknown, { attempts = 0, idempotencyKey, status }: Outcome): void {
+    const call = this.#call
+    call.idempotencyKey ??= idempotencyKey
+    const durationMs = performance.now() - this.#started
+    this.emit('onCallEnd', { call, attempts, status, result, error, durationMs })
+  }
+
+  /** The call's own headers (`traceparent`) on its request, once, before the first attempt. */
+  #addHeaders(wire: WireRequest): void {
+    const { headers } = this.#call
+    let merged: Record<string, string> | undefined
+    for (const name in headers) {
+      if (merged === undefined) {
+        // A copy rather than new keys on the request's own headers object: V8 makes adding a key to
+        // a copy of the client's header templates cost µs (a header named `__proto__` is not copied).
+        merged = {}
+        for (const own in wire.headers) merged[own] = wire.headers[own] as string
+      }
+      // The rule of a call's own headers: no way to smuggle a CR-LF in, nor to replace one.
+      const problem = headerProblem(name, headers[name])
+      if (problem) this.#hooks.report(`header ${JSON.stringify(name)}`, problem)
+      else merged[name.toLowerCase()] ??= headers[name] as string
+    }
+    if (merged !== undefined) wire.headers = merged
+  }
+}
+
 /** The `hooks` option as an `Observe`, `undefined` when there are none; a configuration error if it is not hooks. */
 export function observer(
   option: unknown,
@@ -47,14 +147,7 @@ export function observer(
   // is reported as a callback that throws is (never failing a call).
   const list = option === undefined ? [] : ([option].flat() as Hooks[])
   if (!list.length) return undefined
-  const reported: Record<string, boolean> = {}
-  /** Warns of a broken hook once, not on every call. */
-  const report = (what: string, error: unknown) => {
-    if (reported[what]) return
-    reported[what] = true
-    const reason = (error as Error)?.message ?? error
-    logger.warn(`hook ${what}, ignored (reported once): ${reason}`, { hook: what, reason })
-  }
+  const hooks = new HookList(list, logger)
 
   return <T extends WithResponse<unknown>>(
     operation: Operation<unknown, unknown>,
@@ -63,8 +156,6 @@ export function observer(
     parent?: Sender,
     batch = false,
   ): Promise<T> => {
-    const started = performance.now()
-    const headers: Record<string, string> = {}
     const call: CallInfo = {
       operation: operation.name,
       method: operation.method,
@@ -72,77 +163,30 @@ export function observer(
       origin: settings.origin,
       idempotencyKey: undefined,
       batch,
-      headers,
+      headers: {},
     }
-    const states: unknown[] = []
-    /** The hooks' `callback` (of hooks `from` to `to`) with their state; what one throws goes no further. */
-    const emit = (callback: keyof Hooks, argument: unknown, from = 0, to = list.length) => {
-      for (let index = from; index < to; index++) {
-        const hook = list[index] as Hooks
-        try {
-          const start = callback === 'onCallStart'
-          const state = (hook[callback] as Callback | undefined)?.call(
-            hook,
-            argument,
-            start ? parent?.states?.[index] : states[index],
-          )
-          if (start) states[index] = state
-        } catch (error) {
-          report(`${callback} threw`, error)
-        }
-      }
-    }
-    let attempt = 0
-    let attemptStarted = 0
-    emit('onCallStart', call)
-    const sender: Sender = {
-      states,
-      retrying: (reason, delayMs) => emit('onRetry', { call, attempt, reason, delayMs }),
-      send(wire: WireRequest, timeoutMs: number, signal?: AbortSignal) {
-        if (!attempt++) {
-          // A copy rather than new keys on the request's own headers object: V8 makes adding a key to
-          // a copy of the client's header templates cost µs (a header named `__proto__` is not copied).
-          const merged: Record<string, string> = {}
-          for (const name in wire.headers) merged[name] = wire.headers[name] as string
-          for (const name in headers) {
-            // The rule of a call's own headers: no way to smuggle a CR-LF in, nor to replace one.
-            const problem = headerProblem(name, headers[name])
-            if (problem) report(`header ${JSON.stringify(name)}`, problem)
-            else merged[name.toLowerCase()] ??= headers[name] as string
-          }
-          wire.headers = merged
-        }
-        attemptStarted = performance.now()
-        return transport.send(wire, timeoutMs, signal)
-      },
-      attempted: (status, error) => {
-        emit('onAttempt', { call, attempt, status, error, durationMs: performance.now() - attemptStarted })
-      },
-    }
-    /** From the result's response or the error: both say how many attempts, which key, what status. */
-    const end = (result: unknown, error: unknown, { attempts = 0, idempotencyKey, status }: Outcome) => {
-      call.idempotencyKey ??= idempotencyKey
-      emit('onCallEnd', { call, attempts, status, result, error, durationMs: performance.now() - started })
-    }
+    const observed = new ObservedCall(hooks, transport, call, parent?.states)
     let outcome: Promise<T> | undefined
     // Runs once, whatever a wrapper does: calls `go` twice, never, or throws.
     const go = () => {
-      outcome ??= run(sender).then(
+      outcome ??= run(observed).then(
         (result) => {
-          end(result.data, undefined, result.response)
+          observed.end(result.data, undefined, result.response)
           return result
         },
         (error) => {
-          end(undefined, error, error)
+          observed.end(undefined, error, error)
           throw error
         },
       )
     }
     // The first hook's wrapper outermost: its context is the outermost.
-    list.reduceRight<() => void>(
-      (inner, hook, index) => (hook?.wrapCall ? () => emit('wrapCall', inner, index, index + 1) : inner),
-      go,
-    )()
+    let wrapped = go
+    for (let index = list.length - 1; index >= 0; index--) {
+      const inner = wrapped
+      if (list[index]?.wrapCall) wrapped = () => observed.emit('wrapCall', inner, index, index + 1)
+    }
+    wrapped()
     go()
     return outcome as Promise<T>
   }

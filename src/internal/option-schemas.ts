@@ -61,36 +61,74 @@ const workflowSchemas = z
  * `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts, base-url.ts), whose
  * messages must never repeat a secret.
  */
-const clientOptionsSchema = z.object({
-  timeoutMs: z._default(
-    positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
-    DEFAULT_TIMEOUT_MS,
-  ),
-  maxRetries: z._default(wholeNumber('maxRetries must be a whole number ≥ 0', 0), DEFAULT_MAX_RETRIES),
-  maxResponseBytes: z._default(
-    positiveNumber('maxResponseBytes must be a positive number'),
-    DEFAULT_MAX_RESPONSE_BYTES,
-  ),
-  // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
-  logLevel: z._default(
-    z.pipe(
-      z.pipe(
-        z.string({ error: LOG_LEVEL_ERROR }),
-        z.transform((level: string) => level.toLowerCase() || 'warn'),
-      ),
-      z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
+/** What the checked client options are when none of them is given. */
+const CLIENT_DEFAULTS: CheckedClientOptions = {
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  maxRetries: DEFAULT_MAX_RETRIES,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+  logLevel: 'warn',
+  responseValidation: 'lenient',
+}
+
+const clientOptionsSchema = deferred(() =>
+  z.object({
+    timeoutMs: z._default(
+      positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
+      CLIENT_DEFAULTS.timeoutMs,
     ),
-    'warn',
-  ),
-  responseValidation: z._default(
-    z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
-    'lenient',
-  ),
-  fetch: z.optional(z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' })),
-  dangerouslyAllowBrowser: z.optional(z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' })),
-  workflows: z.optional(workflowSchemas),
-  rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
-})
+    maxRetries: z._default(
+      wholeNumber('maxRetries must be a whole number ≥ 0', 0),
+      CLIENT_DEFAULTS.maxRetries,
+    ),
+    maxResponseBytes: z._default(
+      positiveNumber('maxResponseBytes must be a positive number'),
+      CLIENT_DEFAULTS.maxResponseBytes,
+    ),
+    // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
+    logLevel: z._default(
+      z.pipe(
+        z.pipe(
+          z.string({ error: LOG_LEVEL_ERROR }),
+          z.transform((level: string) => level.toLowerCase() || 'warn'),
+        ),
+        z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
+      ),
+      CLIENT_DEFAULTS.logLevel,
+    ),
+    responseValidation: z._default(
+      z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
+      CLIENT_DEFAULTS.responseValidation,
+    ),
+    fetch: z.optional(
+      z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }),
+    ),
+    dangerouslyAllowBrowser: z.optional(
+      z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }),
+    ),
+    workflows: z.optional(workflowSchemas),
+    rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
+  }),
+)
+
+/** The options `clientOptionsSchema` checks, listed where it is not built to read them. */
+const CHECKED_CLIENT_OPTION_KEYS = [
+  'timeoutMs',
+  'maxRetries',
+  'maxResponseBytes',
+  'logLevel',
+  'responseValidation',
+  'fetch',
+  'dangerouslyAllowBrowser',
+  'workflows',
+  'rateLimit',
+] as const
+// Fails to compile when the schema checks an option the list lacks.
+type Unlisted = Exclude<
+  keyof z.input<typeof clientOptionsSchema>,
+  (typeof CHECKED_CLIENT_OPTION_KEYS)[number]
+>
+const everyCheckedOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyCheckedOptionListed
 
 /**
  * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
@@ -195,10 +233,11 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const parsed = safeParse(clientOptionsSchema, {
-    ...options,
-    logLevel: options.logLevel ?? environmentLogLevel,
-  })
+  const checked = { ...options, logLevel: options.logLevel ?? environmentLogLevel }
+  // The usual client (a key, a URL, perhaps headers) sets none of these: it gets the defaults
+  // without the schema being built, which a fresh serverless instance would pay for at its start.
+  if (CHECKED_CLIENT_OPTION_KEYS.every((key) => checked[key] === undefined)) return { ...CLIENT_DEFAULTS }
+  const parsed = safeParse(clientOptionsSchema, checked)
   if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
   const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
   return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }

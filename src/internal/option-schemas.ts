@@ -39,22 +39,24 @@ const LOG_LEVEL_ERROR = `logLevel (or NOTIFYKIT_LOG) must be one of ${LOG_LEVELS
  * The payload schemas of `NotificationClientOptions.workflows`. Checked by hand rather than with
  * `z.record`, which skips a key named `__proto__`: a workflow may have that name.
  */
-const workflowSchemas = z
-  .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
-    error: 'The workflows option must map workflow names to payload schemas',
-  })
-  .check(
-    z.superRefine((workflows, context) => {
-      for (const [name, schema] of Object.entries(workflows)) {
-        if (schema === undefined || isStandardSchema(schema)) continue
-        context.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
-        })
-      }
-    }),
-  )
+const workflowSchemas = deferred(() =>
+  z
+    .custom<object>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
+      error: 'The workflows option must map workflow names to payload schemas',
+    })
+    .check(
+      z.superRefine((workflows, context) => {
+        for (const [name, schema] of Object.entries(workflows)) {
+          if (schema === undefined || isStandardSchema(schema)) continue
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `workflows[${JSON.stringify(name)}] must be a Standard Schema v1 schema (zod 3.24+, zod 4, valibot, arktype, …)`,
+          })
+        }
+      }),
+    ),
+)
 
 /**
  * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,

@@ -5,7 +5,7 @@ import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Shared by every optional object field of this module's tables (see fields.ts). */
-const optionalJsonObject = z.optional(JsonObjectSchema)
+const optionalJsonObject = deferred(() => z.optional(JsonObjectSchema))
 
 /** Providers of chat and push channels the server is known to use; open. */
 export const ProviderIdSchema = deferred(() =>

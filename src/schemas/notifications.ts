@@ -11,7 +11,7 @@ import type { KnownFields } from './known-fields.js'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
 
 /** Shared by every optional object field of this module's tables (see fields.ts). */
-const optionalJsonObject = z.optional(JsonObjectSchema)
+const optionalJsonObject = deferred(() => z.optional(JsonObjectSchema))
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless the server always sends them.

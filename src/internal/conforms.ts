@@ -7,8 +7,8 @@ import { type core, safeParse } from 'zod/mini'
  * what the server answered is what is returned). On a bulk send that copy was three quarters of
  * what the client allocated per event, and every call paid for it in CPU.
  *
- * The check is read off the schema's own definition (`schema._zod.def`, the part of a zod schema
- * zod documents for libraries that walk schemas) the first time a schema is used, so the rules are
+ * The check is read off the schema's own definition (`schema._zod.def`, typed by `zod/v4/core` for
+ * libraries built on zod) the first time a schema is used, so the rules are
  * written once, in the schemas. A part this reader does not know (a transform, a default, a check
  * kind it has no rule for) is left to zod: that part is checked by `safeParse`, so the answer never
  * depends on what is supported here, only the speed. A `false` is then explained by zod's parse.

@@ -1,4 +1,4 @@
-import { type core, safeParse } from 'zod/mini'
+import { type core, safeParse, util } from 'zod/mini'
 
 /**
  * Whether `value` passes `schema`, with the answer zod's `safeParse(value).success` would give, but
@@ -114,8 +114,8 @@ function compileType(schema: core.$ZodType, def: Definition): Predicate | undefi
     }
     case 'enum': {
       if (def.entries === undefined) return undefined
-      // As zod reads a TypeScript numeric enum: its reverse mappings are not values.
-      const values = new Set(enumValues(def.entries))
+      // zod's own reading of the entries: a TypeScript numeric enum's reverse mappings are not values.
+      const values = new Set<unknown>(util.getEnumValues(def.entries as util.EnumLike))
       return (value) => values.has(value)
     }
     case 'optional': {
@@ -227,7 +227,7 @@ function compileRecord(def: Definition): Predicate | undefined {
   if (keyDef.type !== 'string' || keyDef.coerce || (keyDef.checks?.length ?? 0) > 0) return undefined
   const element = predicateOf(valueType)
   return (value) => {
-    if (!isPlainObject(value)) return false
+    if (!util.isPlainObject(value)) return false
     for (const key of Reflect.ownKeys(value)) {
       if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue
       if (typeof key !== 'string' || !element((value as Record<string, unknown>)[key])) return false
@@ -287,22 +287,4 @@ function compileCheck(check: CheckDefinition, zodDecides: Predicate): Predicate 
     default:
       return undefined
   }
-}
-
-/** zod's plain-object test (records and `z.custom` payloads use it): `{}`, `Object.create(null)`. */
-function isPlainObject(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const ctor = (value as { constructor?: unknown }).constructor
-  if (ctor === undefined || typeof ctor !== 'function') return true
-  const prototype: unknown = ctor.prototype
-  if (typeof prototype !== 'object' || prototype === null || Array.isArray(prototype)) return false
-  return Object.hasOwn(prototype, 'isPrototypeOf')
-}
-
-/** The values of an enum's entries, as zod's `getEnumValues` reads them. */
-function enumValues(entries: Readonly<Record<string, unknown>>): unknown[] {
-  const numericValues = Object.values(entries).filter((value) => typeof value === 'number')
-  return Object.entries(entries)
-    .filter(([key]) => numericValues.indexOf(+key) === -1)
-    .map(([, value]) => value)
 }

@@ -14,6 +14,28 @@ const portablePlatform: Plugin = {
   },
 }
 
+// The Node build: zod loaded at its first use instead of at import (see zod-on-demand.ts). Every
+// `zod/mini` or `zod/locales` import of the sources resolves to a module that loads zod with
+// `require` when one of its functions is first called; a name it lacks fails the build.
+const ZOD_ON_DEMAND: Record<string, string> = {
+  'zod/mini': 'src/internal/platform/zod-on-demand.ts',
+  'zod/locales': 'src/internal/platform/zod-locales-on-demand.ts',
+}
+const zodOnDemand: Plugin = {
+  name: 'zod-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/(mini|locales)$/ }, (args) => ({
+      path: join(process.cwd(), ZOD_ON_DEMAND[args.path] as string),
+    }))
+    build.onEnd((result) => {
+      const missing = result.warnings.filter((warning) => warning.text.includes('no matching export'))
+      if (missing.length > 0) {
+        throw new Error(`zod-on-demand lacks: ${missing.map((warning) => warning.text).join('; ')}`)
+      }
+    })
+  },
+}
+
 const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts', otel: 'src/otel/index.ts' }
 
 // Dependencies and peer dependencies stay imports; tsup bundles only our code. `@opentelemetry/api`
@@ -34,8 +56,8 @@ export default defineConfig([
     entry,
     format: ['esm', 'cjs'],
     dts: { entry: { index: entry.index } },
-    // dist/portable is the other build's, made at the same time.
-    clean: ['!portable/**'],
+    // dist/portable and dist/module are the other builds', made at the same time.
+    clean: ['!portable/**', '!module/**'],
     sourcemap: true,
     target: 'node20',
     platform: 'node',
@@ -44,8 +66,30 @@ export default defineConfig([
     // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
     removeNodeProtocol: false,
     external,
-    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there.
+    // zod's entries are not external here but resolved by zodOnDemand; zod itself stays external.
+    noExternal: [/^zod\/(mini|locales)$/],
+    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there,
+    // and the main entry zod.
     shims: true,
+    esbuildPlugins: [zodOnDemand],
+  },
+  {
+    // dist/module/{index,testing,otel}.js: the Node build for bundlers (package.json's `module`
+    // condition, which esbuild and webpack match and Node does not). zod is imported as usual, so
+    // that a bundle includes it and keeps only what the schemas use; one ES module file serves
+    // `import` and `require` alike, so a bundle holds one copy of the package.
+    entry,
+    outDir: 'dist/module',
+    format: ['esm'],
+    dts: false,
+    clean: true,
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    treeshake: true,
+    removeNodeProtocol: false,
+    external,
   },
   {
     // dist/testing.{d.ts,d.cts}, on their own for their banner.

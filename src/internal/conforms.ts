@@ -1,4 +1,6 @@
 import { type core, safeParse, util } from 'zod/mini'
+import { generatedCheckOf } from './generated-checks.js'
+import { isPlainObject } from './value-rules.js'
 
 /**
  * Whether `value` passes `schema`, with the answer zod's `safeParse(value).success` would give, but
@@ -15,21 +17,76 @@ import { type core, safeParse, util } from 'zod/mini'
  * @internal
  */
 export function conforms(schema: core.$ZodType, value: unknown): boolean {
-  return predicateOf(schema)(value)
+  let predicate = roots.get(schema)
+  if (predicate === undefined) {
+    // Compiling a schema itself always gives a predicate: a part it cannot read is zod's to check.
+    predicate = fromGeneratedCheck(schema) ?? (predicateOf(schema, LIVE) as Predicate)
+    roots.set(schema, predicate)
+  }
+  return predicate(value)
 }
 
 type Predicate = (value: unknown) => boolean
 
-const predicates = new WeakMap<core.$ZodType, Predicate>()
+/**
+ * How a part this reader has no rule for is decided. Compiling a schema itself, zod checks that part
+ * (`safeParse` of it). Compiling a generated check, which holds no schema, the whole check is given
+ * up (`undefined`), and compiled from the schema instead.
+ */
+interface Mode {
+  predicates: WeakMap<object, Predicate | null>
+  unsupported(schema: core.$ZodType): Predicate | undefined
+  /** A part whose answer, for this value, only zod's parse gives (a surrogate, an async refinement). */
+  zodDecides(schema: core.$ZodType): Predicate
+}
 
-function predicateOf(schema: core.$ZodType): Predicate {
-  const known = predicates.get(schema)
-  if (known) return known
+const LIVE: Mode = {
+  predicates: new WeakMap(),
+  unsupported: (schema) => (value) => safeParse(schema, value).success,
+  zodDecides: (schema) => (value) => safeParse(schema, value).success,
+}
+
+const roots = new WeakMap<core.$ZodType, Predicate>()
+
+/** Thrown by a generated check's part that only zod can decide: the whole value goes to zod. */
+const ZOD_DECIDES = Symbol('zod decides')
+function zodDecidesTheWhole(): boolean {
+  throw ZOD_DECIDES
+}
+
+/**
+ * The check generated from `schema` at build time, compiled without building the schema, so that a
+ * value that passes needs no zod at all; `undefined` when there is none, or it holds a part read
+ * here has no rule for.
+ */
+function fromGeneratedCheck(schema: core.$ZodType): Predicate | undefined {
+  const generated = generatedCheckOf(schema)
+  if (generated === undefined) return undefined
+  const mode: Mode = {
+    predicates: new WeakMap(),
+    unsupported: () => undefined,
+    zodDecides: () => zodDecidesTheWhole,
+  }
+  const predicate = predicateOf(generated, mode)
+  if (predicate === undefined) return undefined
+  return (value) => {
+    try {
+      return predicate(value)
+    } catch (error) {
+      if (error === ZOD_DECIDES) return safeParse(schema, value).success
+      throw error
+    }
+  }
+}
+
+function predicateOf(schema: core.$ZodType, mode: Mode): Predicate | undefined {
+  const known = mode.predicates.get(schema)
+  if (known !== undefined) return known ?? undefined
   // A recursive schema meets itself while it is compiled: there, it is a forward reference.
   let predicate: Predicate | undefined
-  predicates.set(schema, (value) => (predicate as Predicate)(value))
-  predicate = compile(schema) ?? ((value) => safeParse(schema, value).success)
-  predicates.set(schema, predicate)
+  mode.predicates.set(schema, (value) => (predicate as Predicate)(value))
+  predicate = compile(schema, mode) ?? mode.unsupported(schema)
+  mode.predicates.set(schema, predicate ?? null)
   return predicate
 }
 
@@ -73,12 +130,12 @@ function definitionOf(schema: core.$ZodType): Definition {
   return schema._zod.def as unknown as Definition
 }
 
-function compile(schema: core.$ZodType): Predicate | undefined {
+function compile(schema: core.$ZodType, mode: Mode): Predicate | undefined {
   const def = definitionOf(schema)
   if (def.coerce) return undefined
-  const base = compileType(schema, def)
+  const base = compileType(schema, def, mode)
   if (base === undefined) return undefined
-  const zodDecides: Predicate = (value) => safeParse(schema, value).success
+  const zodDecides = mode.zodDecides(schema)
   // A schema may be a check itself (`z.int()`; a custom schema, compiled above), run before its own.
   const ownChecks = schema._zod.traits.has('$ZodCheck') && def.type !== 'custom' ? [schema] : []
   const checks: Predicate[] = []
@@ -95,7 +152,7 @@ function compile(schema: core.$ZodType): Predicate | undefined {
   }
 }
 
-function compileType(schema: core.$ZodType, def: Definition): Predicate | undefined {
+function compileType(schema: core.$ZodType, def: Definition, mode: Mode): Predicate | undefined {
   switch (def.type) {
     case 'string':
       return (value) => typeof value === 'string'
@@ -122,17 +179,20 @@ function compileType(schema: core.$ZodType, def: Definition): Predicate | undefi
       if (def.innerType === undefined || def.innerType._zod.optin === 'defaulted') return undefined
       if (!schema._zod.traits.has('$ZodOptional') || schema._zod.traits.has('$ZodExactOptional'))
         return undefined
-      const inner = predicateOf(def.innerType)
+      const inner = predicateOf(def.innerType, mode)
+      if (inner === undefined) return undefined
       return (value) => value === undefined || inner(value)
     }
     case 'nullable': {
       if (def.innerType === undefined) return undefined
-      const inner = predicateOf(def.innerType)
+      const inner = predicateOf(def.innerType, mode)
+      if (inner === undefined) return undefined
       return (value) => value === null || inner(value)
     }
     case 'array': {
       if (def.element === undefined) return undefined
-      const element = predicateOf(def.element)
+      const element = predicateOf(def.element, mode)
+      if (element === undefined) return undefined
       return (value) => {
         if (!Array.isArray(value)) return false
         for (let i = 0; i < value.length; i++) if (!element(value[i])) return false
@@ -143,23 +203,29 @@ function compileType(schema: core.$ZodType, def: Definition): Predicate | undefi
       // Exclusive and discriminated unions decide differently from "any member passes".
       if (def.options === undefined || def.inclusive === false || def.discriminator !== undefined)
         return undefined
-      const members = def.options.map(predicateOf)
+      const members: Predicate[] = []
+      for (const option of def.options) {
+        const member = predicateOf(option, mode)
+        if (member === undefined) return undefined
+        members.push(member)
+      }
       return (value) => {
         for (const member of members) if (member(value)) return true
         return false
       }
     }
     case 'object':
-      return compileObject(def)
+      return compileObject(def, mode)
     case 'record':
-      return compileRecord(def)
+      return compileRecord(def, mode)
     case 'custom': {
       const { fn } = def
       if (fn === undefined) return undefined
+      const zodDecides = mode.zodDecides(schema)
       return (value) => {
         const passed = fn(value)
         // An asynchronous refinement is zod's to refuse in a synchronous parse.
-        return passed instanceof Promise ? safeParse(schema, value).success : Boolean(passed)
+        return passed instanceof Promise ? zodDecides(value) : Boolean(passed)
       }
     }
     default:
@@ -181,7 +247,7 @@ interface Field {
  * inherited too) or absent by its optionality, `__proto__` skipped; then, in a strict object, no
  * enumerable key (inherited too, `for…in`) outside the shape.
  */
-function compileObject(def: Definition): Predicate | undefined {
+function compileObject(def: Definition, mode: Mode): Predicate | undefined {
   const { shape, catchall } = def
   if (shape === undefined || Object.getOwnPropertySymbols(shape).length > 0) return undefined
   const catchallType = catchall === undefined ? 'none' : definitionOf(catchall).type
@@ -194,9 +260,11 @@ function compileObject(def: Definition): Predicate | undefined {
     const field = shape[key]
     if (key === '__proto__' || field === undefined) continue
     const { optin, optout } = field._zod
+    const check = predicateOf(field, mode)
+    if (check === undefined) return undefined
     fields.push({
       key,
-      check: predicateOf(field),
+      check,
       absentPasses: optin !== undefined && optout === 'optional',
       presenceRequired: optin === undefined,
     })
@@ -220,14 +288,15 @@ function compileObject(def: Definition): Predicate | undefined {
  * zod's record rule for string keys: a plain object whose own enumerable keys (symbols too) are
  * strings, `__proto__` aside, and whose values pass. Other key schemas are zod's.
  */
-function compileRecord(def: Definition): Predicate | undefined {
+function compileRecord(def: Definition, mode: Mode): Predicate | undefined {
   const { keyType, valueType } = def
   if (keyType === undefined || valueType === undefined || def.mode !== undefined) return undefined
   const keyDef = definitionOf(keyType)
   if (keyDef.type !== 'string' || keyDef.coerce || (keyDef.checks?.length ?? 0) > 0) return undefined
-  const element = predicateOf(valueType)
+  const element = predicateOf(valueType, mode)
+  if (element === undefined) return undefined
   return (value) => {
-    if (!util.isPlainObject(value)) return false
+    if (!isPlainObject(value)) return false
     for (const key of Reflect.ownKeys(value)) {
       if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(value, key)) continue
       if (typeof key !== 'string' || !element((value as Record<string, unknown>)[key])) return false

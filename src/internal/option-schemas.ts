@@ -14,8 +14,9 @@ import type { TriggerStreamOptions } from '../resources/events/stream.js'
 import { deferred } from './deferred.js'
 import { issuesOf } from './issues.js'
 import { LOG_LEVELS } from './logger.js'
-import { failureOf, safeParse } from './safe-parse.js'
+import { failureOf } from './safe-parse.js'
 import { isStandardSchema } from './standard-schema.js'
+import { isFunction } from './value-rules.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -72,47 +73,32 @@ const CLIENT_DEFAULTS: CheckedClientOptions = {
   responseValidation: 'lenient',
 }
 
-const clientOptionsSchema = deferred(() =>
+/**
+ * Checks only, no defaults or transforms: a check the build can generate (checks.generated.ts), so
+ * that a client constructed with valid options loads no zod. `checkClientOptions` fills the defaults
+ * and reads `logLevel` in any case; `workflows` has its own check.
+ * @internal exported for the generated checks.
+ */
+export const clientOptionsSchema = deferred(() =>
   z.object({
-    timeoutMs: z._default(
+    timeoutMs: z.optional(
       positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
-      CLIENT_DEFAULTS.timeoutMs,
     ),
-    maxRetries: z._default(
-      wholeNumber('maxRetries must be a whole number ≥ 0', 0),
-      CLIENT_DEFAULTS.maxRetries,
-    ),
-    maxResponseBytes: z._default(
-      positiveNumber('maxResponseBytes must be a positive number'),
-      CLIENT_DEFAULTS.maxResponseBytes,
-    ),
-    // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
-    logLevel: z._default(
-      z.pipe(
-        z.pipe(
-          z.string({ error: LOG_LEVEL_ERROR }),
-          z.transform((level: string) => level.toLowerCase() || 'warn'),
-        ),
-        z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }),
-      ),
-      CLIENT_DEFAULTS.logLevel,
-    ),
-    responseValidation: z._default(
+    maxRetries: z.optional(wholeNumber('maxRetries must be a whole number ≥ 0', 0)),
+    maxResponseBytes: z.optional(positiveNumber('maxResponseBytes must be a positive number')),
+    logLevel: z.optional(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR })),
+    responseValidation: z.optional(
       z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
-      CLIENT_DEFAULTS.responseValidation,
     ),
-    fetch: z.optional(
-      z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }),
-    ),
+    fetch: z.optional(z.custom(isFunction, { error: 'fetch must be a function' })),
     dangerouslyAllowBrowser: z.optional(
       z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }),
     ),
-    workflows: z.optional(workflowSchemas),
     rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
   }),
 )
 
-/** The options `clientOptionsSchema` checks, listed where it is not built to read them. */
+/** The options `clientOptionsSchema` and `workflowSchemas` check, listed where they are not built to read them. */
 const CHECKED_CLIENT_OPTION_KEYS = [
   'timeoutMs',
   'maxRetries',
@@ -235,14 +221,24 @@ export function checkClientOptions(
   options: ClientOptions & { workflows?: unknown },
   environmentLogLevel: string | undefined,
 ): CheckedClientOptions {
-  const checked = { ...options, logLevel: options.logLevel ?? environmentLogLevel }
+  const level = options.logLevel ?? environmentLogLevel
+  // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
+  const logLevel = typeof level === 'string' ? level.toLowerCase() || undefined : level
+  const checked = { ...options, logLevel }
   // The usual client (a key, a URL, perhaps headers) sets none of these: it gets the defaults
   // without the schema being built, which a fresh serverless instance would pay for at its start.
   if (CHECKED_CLIENT_OPTION_KEYS.every((key) => checked[key] === undefined)) return { ...CLIENT_DEFAULTS }
-  const parsed = safeParse(clientOptionsSchema, checked)
-  if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
-  const { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation } = parsed.data
-  return { timeoutMs, maxRetries, maxResponseBytes, logLevel, responseValidation }
+  const failure =
+    failureOf(clientOptionsSchema, checked) ??
+    (checked.workflows === undefined ? undefined : failureOf(workflowSchemas, checked.workflows))
+  if (failure) throw new NotifyKitError(failure.issues[0]?.message ?? 'Invalid client options')
+  return {
+    timeoutMs: checked.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
+    maxRetries: checked.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+    maxResponseBytes: checked.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    logLevel: (checked.logLevel as LogLevel | undefined) ?? CLIENT_DEFAULTS.logLevel,
+    responseValidation: checked.responseValidation ?? CLIENT_DEFAULTS.responseValidation,
+  }
 }
 
 // A `maxRetries` of `NaN` would never stop retrying, and a `timeoutMs` of `NaN` would time every
@@ -252,7 +248,8 @@ const milliseconds = deferred(() =>
   positiveNumber(`must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
 )
 
-const callOptionsSchema = deferred(() =>
+/** @internal exported for the generated checks (checks.generated.ts). */
+export const callOptionsSchema = deferred(() =>
   z.object({
     maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
     timeoutMs: z.optional(milliseconds),
@@ -260,13 +257,15 @@ const callOptionsSchema = deferred(() =>
   }),
 )
 
-const bulkOptionsSchema = deferred(() =>
+/** @internal exported for the generated checks (checks.generated.ts). */
+export const bulkOptionsSchema = deferred(() =>
   z.extend(callOptionsSchema, {
     concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
   }),
 )
 
-const streamOptionsSchema = deferred(() =>
+/** @internal exported for the generated checks (checks.generated.ts). */
+export const streamOptionsSchema = deferred(() =>
   z.extend(bulkOptionsSchema, {
     startAtChunk: z.optional(wholeNumber('Must be a whole number ≥ 0', 0)),
   }),

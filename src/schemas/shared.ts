@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { deferred } from '../internal/deferred.js'
+import { isPlainObject, isString } from '../internal/value-rules.js'
 import { optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
@@ -13,7 +14,7 @@ import type { KnownFields } from './known-fields.js'
  * ```
  */
 export function openEnum<const Values extends readonly [string, ...string[]]>(values: Values) {
-  return z.custom<Values[number] | (string & {})>((value) => typeof value === 'string', {
+  return z.custom<Values[number] | (string & {})>(isString, {
     message: `Expected a string such as ${values.map((v) => `"${v}"`).join(', ')}`,
   })
 }
@@ -30,7 +31,7 @@ export const IdentifierSchema = deferred(() =>
  * and its copy is never used: requests are sent and results returned exactly as they are.
  */
 export const JsonObjectSchema = deferred(() =>
-  z.custom<Record<string, unknown>>((value) => z.util.isPlainObject(value), {
+  z.custom<Record<string, unknown>>(isPlainObject, {
     message: 'Expected an object',
   }),
 )

@@ -24,6 +24,7 @@ const DIST = join(REPO, 'dist')
 const BUILT = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'testing.js', 'testing.cjs']
   .concat(['testing.d.ts', 'testing.d.cts', 'portable/index.js', 'portable/testing.js'])
   .concat(['otel.js', 'otel.cjs', 'otel.d.ts', 'otel.d.cts', 'portable/otel.js'])
+  .concat(['module/index.js', 'module/testing.js', 'module/otel.js'])
   .map((file) => join(DIST, file))
 
 beforeAll(() => {
@@ -246,6 +247,66 @@ describe('notifykit/testing where msw is not installed', () => {
     }
     expect(compileConsumers()).toEqual({ status: 0, output: '' })
   }, 60_000)
+})
+
+describe('zod in the Node build', () => {
+  // What a fresh serverless instance pays before its first result: zod is loaded only when a value is
+  // refused (for zod's messages) or a schema is used, never by a call whose values pass.
+  const script = (load: string) => `
+    const { NotificationClient, RequestValidationError, TimeRangeSchema, TriggerResultSchema, TriggerEventRequestSchema } = ${load}
+    const { createRequire } = await import('node:module')
+    const zodFiles = () => Object.keys(createRequire(import.meta.url).cache)
+      .filter((file) => file.includes('/node_modules/zod/')).length
+    const answer = { data: { acknowledged: true, status: 'processed', transactionId: 'tx-1' } }
+    const client = new NotificationClient({
+      apiKey: 'k', baseUrl: 'https://api.test', timeoutMs: 5000,
+      fetch: async () => new Response(JSON.stringify(answer), { status: 201 }),
+    })
+    const event = { name: 'welcome', to: { subscriberId: 'u-1', email: null }, payload: { plan: 'pro' } }
+    const result = await client.events.trigger(event, { maxRetries: 1 })
+    const afterPassingCall = zodFiles()
+    const refusal = await client.events.trigger({ name: 'welcome', to: '' }).catch((error) => error)
+    const z = await import('zod')
+    const composed = z.object({ result: TriggerResultSchema }).parse({ result: answer.data })
+    console.log(JSON.stringify({
+      transactionId: result.transactionId,
+      afterPassingCall,
+      refused: refusal instanceof RequestValidationError,
+      issues: refusal.issues,
+      afterRefusal: zodFiles() > 0,
+      composed: composed.result.transactionId,
+      jsonSchemaRequired: z.toJSONSchema(TimeRangeSchema).required,
+      parsedByItself: TriggerEventRequestSchema.safeParse({ name: '', to: 'u' }).error?.issues[0]?.message,
+    }))`
+  const expected = {
+    transactionId: 'tx-1',
+    afterPassingCall: 0,
+    refused: true,
+    issues: [{ path: ['to'], message: 'Must not be empty' }],
+    afterRefusal: true,
+    composed: 'tx-1',
+    jsonSchemaRequired: ['start', 'end'],
+    parsedByItself: 'Must not be empty',
+  }
+
+  it.each([
+    ['dist/index.js', "await import('./dist/index.js')"],
+    ['dist/index.cjs', "(await import('node:module')).createRequire(import.meta.url)('./dist/index.cjs')"],
+  ])('%s: a call that passes loads no zod; a refusal and the schemas load it', (_, load) => {
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script(load)], {
+      cwd: REPO,
+      encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual(expected)
+  })
+
+  it('the build for bundlers (`module` condition) imports zod, so that a bundle holds it', () => {
+    const bundled = readFileSync(join(DIST, 'module/index.js'), 'utf8')
+    expect(bundled).toMatch(/^import .* from 'zod\/mini';$/m)
+    expect(bundled).not.toContain('createRequire')
+    expect(readFileSync(join(DIST, 'index.js'), 'utf8')).not.toMatch(/from 'zod/)
+  })
 })
 
 describe('the built error classes', () => {

@@ -1,0 +1,146 @@
+/**
+ * Writes src/internal/checks.generated.ts: the definition of every exported table schema and of the
+ * call options' schemas, as data (see src/internal/generated-checks.ts). `npm run generate`; a test
+ * (test/internal/generated-checks.test.ts) fails when the file differs from what this writes.
+ */
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { core } from 'zod/mini'
+import { isDeferred } from '../src/internal/deferred.js'
+import type { GeneratedCheck, GeneratedNode } from '../src/internal/generated-checks.js'
+import * as optionSchemas from '../src/internal/option-schemas.js'
+import { VALUE_RULES } from '../src/internal/value-rules.js'
+import * as events from '../src/schemas/events.js'
+import * as notifications from '../src/schemas/notifications.js'
+import * as shared from '../src/schemas/shared.js'
+import * as subscribers from '../src/schemas/subscribers.js'
+
+export const GENERATED_FILE = fileURLToPath(new URL('../src/internal/checks.generated.ts', import.meta.url))
+
+/** The modules whose schemas get a check, by the name the generated file imports them under. */
+const MODULES: ReadonlyArray<readonly [name: string, path: string, exports: Record<string, unknown>]> = [
+  ['events', '../schemas/events.js', events],
+  ['notifications', '../schemas/notifications.js', notifications],
+  ['shared', '../schemas/shared.js', shared],
+  ['subscribers', '../schemas/subscribers.js', subscribers],
+  ['optionSchemas', './option-schemas.js', optionSchemas],
+]
+
+/** What conforms.ts reads of a definition, beside its parts: copied as they are. */
+const PLAIN_FIELDS = ['coerce', 'mode', 'inclusive', 'discriminator', 'values'] as const
+const REFERENCES = ['catchall', 'element', 'keyType', 'valueType', 'innerType'] as const
+const CHECK_FIELDS = ['check', 'minimum', 'maximum', 'value', 'inclusive', 'format', 'pattern'] as const
+/** The traits conforms.ts asks about. */
+const TRAITS = ['$ZodOptional', '$ZodExactOptional']
+
+type Definition = Record<string, unknown> & { type: string }
+
+export function generateChecksSource(): string {
+  const nodes: GeneratedNode[] = []
+  const indexes = new Map<object, number>()
+  const ruleNames = new Map<unknown, string>(Object.entries(VALUE_RULES).map(([name, rule]) => [rule, name]))
+
+  const visit = (schema: core.$ZodType): number => {
+    // A stand-in and the schema it builds share `_zod`: one node for both.
+    const known = indexes.get(schema._zod)
+    if (known !== undefined) return known
+    const index = nodes.length
+    indexes.set(schema._zod, index)
+    nodes.push({ type: '' })
+    nodes[index] = describe(schema)
+    return index
+  }
+
+  const describe = (schema: core.$ZodType): GeneratedNode => {
+    const def = schema._zod.def as unknown as Definition
+    const node: Record<string, unknown> = { type: def.type }
+    const traits = TRAITS.filter((trait) => schema._zod.traits.has(trait))
+    if (traits.length > 0) node.traits = traits
+    if (schema._zod.optin !== undefined) node.optin = schema._zod.optin
+    if (schema._zod.optout !== undefined) node.optout = schema._zod.optout
+    for (const field of PLAIN_FIELDS) if (def[field] !== undefined) node[field] = def[field]
+    if (def.type === 'enum') {
+      // As a literal of zod's reading of the entries: the same rule, without zod's reading at run time.
+      node.type = 'literal'
+      node.values = schemaValues(schema)
+    }
+    // A schema that is a check itself (`z.int()`) runs it before its own checks, as conforms.ts does.
+    const ownChecks = schema._zod.traits.has('$ZodCheck') && def.type !== 'custom' ? [schema] : []
+    const checks = [...ownChecks, ...((def.checks as core.$ZodType[] | undefined) ?? [])]
+    if (checks.length > 0)
+      node.checks = checks.map((check) => checkOf(check._zod.def as unknown as Definition))
+    for (const field of REFERENCES) {
+      const target = def[field] as core.$ZodType | undefined
+      if (target !== undefined) node[field] = visit(target)
+    }
+    const shape = def.shape as Record<string, core.$ZodType> | undefined
+    if (shape)
+      node.shape = Object.fromEntries(
+        Object.keys(shape).map((key) => [key, visit(shape[key] as core.$ZodType)]),
+      )
+    const options = def.options as core.$ZodType[] | undefined
+    if (options) node.options = options.map(visit)
+    if (def.type === 'custom') {
+      const rule = ruleNames.get(def.fn)
+      if (rule !== undefined) node.rule = rule
+    }
+    return node as unknown as GeneratedNode
+  }
+
+  const roots: string[] = []
+  for (const [name, , exports] of MODULES) {
+    // By name: the order of a module's exports depends on who loaded it (Node or a test runner).
+    for (const exportName of Object.keys(exports).sort()) {
+      const value = exports[exportName]
+      if (isDeferred(value)) roots.push(`[${name}.${exportName}, ${visit(value as core.$ZodType)}]`)
+    }
+  }
+
+  const imports = MODULES.map(([name, path]) => `import * as ${name} from '${path}'`)
+  return `// Generated by scripts/generate-checks.ts from the schemas (\`npm run generate\`): do not edit.
+// What it is and why: generated-checks.ts.
+import type { GeneratedChecks } from './generated-checks.js'
+${imports.join('\n')}
+
+export const GENERATED_CHECKS: GeneratedChecks = {
+  roots: () => [
+${roots.map((root) => `    ${root},`).join('\n')}
+  ],
+  nodes: [
+${nodes.map((node, index) => `    /* ${index} */ ${literal(node)},`).join('\n')}
+  ],
+}
+`
+}
+
+function schemaValues(schema: core.$ZodType): unknown[] {
+  return [...((schema._zod as { values?: Set<unknown> }).values ?? [])]
+}
+
+function checkOf(def: Definition): GeneratedCheck {
+  const check: Record<string, unknown> = {}
+  for (const field of CHECK_FIELDS) if (def[field] !== undefined) check[field] = def[field]
+  return check as unknown as GeneratedCheck
+}
+
+/** A JavaScript literal of a node: JSON, but regular expressions as written and keys bare. */
+function literal(value: unknown): string {
+  if (value instanceof RegExp) return String(value)
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([key, field]) => `${propertyName(key)}: ${literal(field)}`)
+    return `{ ${entries.join(', ')} }`
+  }
+  if (value === undefined) return 'undefined'
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
+  return JSON.stringify(value)
+}
+
+function propertyName(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(GENERATED_FILE, generateChecksSource())
+  console.log(`wrote ${GENERATED_FILE}`)
+}

@@ -142,7 +142,10 @@ async function writeBundles(packagePath: string, resolveDir: string, dir: string
 }
 
 export async function measureColdStart(options: {
+  /** The package as Node loads it (dist/index.js). */
   packagePath: string
+  /** The package as a bundler resolves it (dist/module/index.js, the `module` condition). */
+  bundlerPackagePath: string
   resolveDir: string
   bundleDir: string
   port: number
@@ -150,7 +153,7 @@ export async function measureColdStart(options: {
 }): Promise<ColdStartResult> {
   const { packagePath, resolveDir, port, processes } = options
   const packageUrl = pathToFileURL(packagePath).href
-  const bundles = await writeBundles(packagePath, resolveDir, options.bundleDir)
+  const bundles = await writeBundles(options.bundlerPackagePath, resolveDir, options.bundleDir)
   const scripts: Record<ColdStartScript, string> = {
     sdk: sdkScript(packageUrl),
     'undici+zod': dependenciesScript('zod'),

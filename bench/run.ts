@@ -15,6 +15,7 @@ import {
   measureColdStart,
 } from './cold-start.js'
 import {
+  bundlerEntry,
   compileWorkers,
   distEntry,
   ensureDist,
@@ -488,6 +489,7 @@ try {
   log(`cold start and first call: ${settings.coldStarts} processes each`)
   coldResult = await measureColdStart({
     packagePath: distEntry,
+    bundlerPackagePath: bundlerEntry,
     resolveDir: root,
     bundleDir: resultsDir,
     port: server.port,
@@ -497,7 +499,7 @@ try {
   server.stop()
 }
 log('bundle sizes')
-const bundleResult = await measureBundles(distEntry, root)
+const bundleResult = await measureBundles(bundlerEntry, root)
 log(`Cloudflare Workers: bundle sizes, ${settings.workerStartRounds} rounds of workerd starts`)
 const workersResult = await measureWorkers(root, settings.workerStartRounds)
 

@@ -5,7 +5,7 @@
 #   - `notifykit` alone with msw absent: it loads, reads no env var, leaves no handle;
 #   - TypeScript consumers compiled with moduleResolution node16 (ESM and CJS, then run) and bundler,
 #     lib ES2022 without DOM, types ["node"], skipLibCheck false;
-#   - an esbuild bundle (platform node) of a serverless handler, run against the fake service on
+#   - an esbuild bundle (platform node) of a serverless handler, zod inside, run against the fake service on
 #     127.0.0.1.
 # Every run-time check runs on each Node version of SMOKE_NODE_VERSIONS ("current" is the node
 # running this script; others come from the `node` package through npx): by default 20.18.1, the

@@ -8,6 +8,9 @@ const bundlePath = process.argv[2]
 const bundle = readFileSync(bundlePath, 'utf8')
 assert.doesNotMatch(bundle, /require\(["']notifykit/, 'the bundle should inline notifykit')
 assert.doesNotMatch(bundle, /\bmsw\b/, 'the bundle of a handler that imports notifykit must not contain msw')
+// Bundlers get the build that imports zod (the `module` condition): the bundle holds zod rather than
+// loading it from node_modules at its first use, as the Node build does.
+assert.doesNotMatch(bundle, /require\(["']zod/, 'the bundle should inline zod')
 
 const fake = createFakeService({
   apiKey: 'smoke-key',
@@ -23,6 +26,9 @@ try {
     assert.equal(result.statusCode, 200, result.body)
     assert.equal(JSON.parse(result.body).attempts, 1)
   }
+  // A refused event: zod's message, from the zod inside the bundle.
+  const refused = await handler({ userId: '', plan: 'pro' })
+  assert.deepEqual([refused.statusCode, JSON.parse(refused.body).code], [502, 'NOTIFYKIT_REQUEST_VALIDATION'])
   assert.equal(fake.notifications.length, 2)
   assert.deepEqual(
     fake.requests.map((request) => `${request.method} ${request.path}`),
@@ -32,4 +38,6 @@ try {
   await shutdown()
   await server.close()
 }
-console.log(`esbuild bundle (${Math.round(bundle.length / 1024)} KiB) ran twice against ${server.baseUrl}`)
+console.log(
+  `esbuild bundle (${Math.round(bundle.length / 1024)} KiB) ran twice and refused once against ${server.baseUrl}`,
+)

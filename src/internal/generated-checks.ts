@@ -48,32 +48,29 @@ export interface GeneratedCheck {
   readonly pattern?: RegExp
 }
 
-let generatedBySchema: WeakMap<object, core.$ZodType> | undefined
+let loaded: { nodeOf: WeakMap<object, number>; part: (index: number) => core.$ZodType } | undefined
 
 /** The generated check of one of the package's schemas, in the shape of a zod schema's `_zod`. */
 export function generatedCheckOf(schema: object): core.$ZodType | undefined {
-  generatedBySchema ??= load(GENERATED_CHECKS)
-  return generatedBySchema.get(schema)
+  loaded ??= load(GENERATED_CHECKS)
+  const index = loaded.nodeOf.get(schema)
+  return index === undefined ? undefined : loaded.part(index)
 }
 
 type Reference = 'catchall' | 'element' | 'keyType' | 'valueType' | 'innerType'
 const REFERENCES: readonly Reference[] = ['catchall', 'element', 'keyType', 'valueType', 'innerType']
 
-function load(generated: GeneratedChecks): WeakMap<object, core.$ZodType> {
-  // Objects first, definitions second: a recursive schema's parts refer to each other.
-  const parts = generated.nodes.map((node) => ({
-    _zod: {
-      def: {} as Record<string, unknown>,
-      traits: new Set(node.traits),
-      optin: node.optin,
-      optout: node.optout,
-    },
-  }))
-  const part = (index: number) => parts[index] as (typeof parts)[number]
-  generated.nodes.forEach((node, index) => {
-    const { traits: _, optin: __, optout: ___, shape, options, checks, rule, ...plain } = node
-    const def = part(index)._zod.def
-    Object.assign(def, plain)
+/** Parts are made when a check first needs them: a fresh instance's first call reads a few dozen. */
+function load(generated: GeneratedChecks) {
+  const parts: core.$ZodType[] = []
+  const part = (index: number): core.$ZodType => parts[index] ?? make(index)
+  const make = (index: number): core.$ZodType => {
+    const node = generated.nodes[index] as GeneratedNode
+    const { traits, optin, optout, shape, options, checks, rule, ...plain } = node
+    const def: Record<string, unknown> = { ...plain }
+    const made = { _zod: { def, traits: new Set(traits), optin, optout } } as unknown as core.$ZodType
+    // Stored before its parts are made: a recursive schema's parts lead back to it.
+    parts[index] = made
     for (const reference of REFERENCES) {
       const target = node[reference]
       if (target !== undefined) def[reference] = part(target)
@@ -83,9 +80,7 @@ function load(generated: GeneratedChecks): WeakMap<object, core.$ZodType> {
     if (options) def.options = options.map(part)
     if (checks) def.checks = checks.map((check) => ({ _zod: { def: check } }))
     if (rule !== undefined) def.fn = VALUE_RULES[rule]
-  })
-  const bySchema = new WeakMap<object, core.$ZodType>()
-  for (const [schema, index] of generated.roots())
-    bySchema.set(schema, part(index) as unknown as core.$ZodType)
-  return bySchema
+    return made
+  }
+  return { nodeOf: new WeakMap(generated.roots()), part }
 }

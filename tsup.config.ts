@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import type { Plugin } from 'esbuild'
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
 // The portable build: the same sources, with every `platform/node.js` import resolved to its sibling
 // `platform/fetch.ts`, so that its module graph holds neither `undici` nor a `node:` module. Export
@@ -50,22 +50,27 @@ const external = ['undici', 'zod', 'msw', '@opentelemetry/api']
 const OPTIONAL_MSW_TYPES =
   '// @ts-ignore -- msw is optional: without it, its types are `any` and the rest of the test kit compiles.'
 
+/** What the two Node builds (as installed, and for bundlers) share. */
+const nodeBuild = {
+  entry,
+  sourcemap: true,
+  target: 'node20',
+  platform: 'node',
+  splitting: false,
+  treeshake: true,
+  // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
+  removeNodeProtocol: false,
+  external,
+} satisfies Options
+
 export default defineConfig([
   {
     // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,otel}.{js,cjs}: Node, undici inside.
-    entry,
+    ...nodeBuild,
     format: ['esm', 'cjs'],
     dts: { entry: { index: entry.index } },
     // dist/portable and dist/module are the other builds', made at the same time.
     clean: ['!portable/**', '!module/**'],
-    sourcemap: true,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    treeshake: true,
-    // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
-    removeNodeProtocol: false,
-    external,
     // zod's entries are not external here but resolved by zodOnDemand; zod itself stays external.
     noExternal: [/^zod\/(mini|locales)$/],
     // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there,
@@ -78,18 +83,11 @@ export default defineConfig([
     // condition, which esbuild and webpack match and Node does not). zod is imported as usual, so
     // that a bundle includes it and keeps only what the schemas use; one ES module file serves
     // `import` and `require` alike, so a bundle holds one copy of the package.
-    entry,
+    ...nodeBuild,
     outDir: 'dist/module',
     format: ['esm'],
     dts: false,
     clean: true,
-    sourcemap: true,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    treeshake: true,
-    removeNodeProtocol: false,
-    external,
   },
   {
     // dist/testing.{d.ts,d.cts}, on their own for their banner.

@@ -9,11 +9,13 @@ import { isPlainObject } from './value-rules.js'
  * what the server answered is what is returned). On a bulk send that copy was three quarters of
  * what the client allocated per event, and every call paid for it in CPU.
  *
- * The check is read off the schema's own definition (`schema._zod.def`, typed by `zod/v4/core` for
- * libraries built on zod) the first time a schema is used, so the rules are
- * written once, in the schemas. A part this reader does not know (a transform, a default, a check
- * kind it has no rule for) is left to zod: that part is checked by `safeParse`, so the answer never
- * depends on what is supported here, only the speed. A `false` is then explained by zod's parse.
+ * The check is read off the schema's definition (`schema._zod.def`, typed by `zod/v4/core` for
+ * libraries built on zod), so the rules are written once, in the schemas: for the package's own
+ * schemas, the definition written out at build time (generated-checks.ts), which needs neither the
+ * schema built nor zod loaded; for any other (an application's workflow payload schema), the
+ * schema's own, the first time it is used. A part this reader does not know (a transform, a default,
+ * a check kind it has no rule for) is left to zod, so the answer never depends on what is supported
+ * here, only the speed. A `false` is then explained by zod's parse.
  * @internal
  */
 export function conforms(schema: core.$ZodType, value: unknown): boolean {
@@ -56,8 +58,8 @@ function zodDecidesTheWhole(): boolean {
 
 /**
  * The check generated from `schema` at build time, compiled without building the schema, so that a
- * value that passes needs no zod at all; `undefined` when there is none, or it holds a part read
- * here has no rule for.
+ * value that passes needs no zod at all; `undefined` when there is none, or when it holds a part
+ * this reader has no rule for.
  */
 function fromGeneratedCheck(schema: core.$ZodType): Predicate | undefined {
   const generated = generatedCheckOf(schema)

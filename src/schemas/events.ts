@@ -1,11 +1,8 @@
 import * as z from 'zod/mini'
 import { deferred } from '../internal/deferred.js'
-import { nullishString, optionalString, optionalStringArray } from './fields.js'
+import { nullishString, optionalJsonObject, optionalString, optionalStringArray } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
-
-/** Shared by every optional object field of this module's tables (see fields.ts). */
-const optionalJsonObject = deferred(() => z.optional(JsonObjectSchema))
 
 /** Providers of chat and push channels the server is known to use; open. */
 export const ProviderIdSchema = deferred(() =>

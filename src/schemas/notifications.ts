@@ -3,15 +3,13 @@ import { deferred } from '../internal/deferred.js'
 import {
   nullishString,
   optionalBoolean,
+  optionalJsonObject,
   optionalNumber,
   optionalString,
   optionalStringArray,
 } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
-
-/** Shared by every optional object field of this module's tables (see fields.ts). */
-const optionalJsonObject = deferred(() => z.optional(JsonObjectSchema))
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless the server always sends them.

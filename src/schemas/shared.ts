@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import { deferred } from '../internal/deferred.js'
-import { isPlainObject, isString } from '../internal/value-rules.js'
-import { optionalBoolean, optionalString } from './fields.js'
+import { isString } from '../internal/value-rules.js'
+import { JsonObjectSchema, optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
 /**
@@ -24,17 +24,8 @@ export const IdentifierSchema = deferred(() =>
   z.string().check(z.minLength(1, { message: 'Must not be empty' })),
 )
 
-/**
- * A JSON object with any keys: payloads, overrides, controls. Only the container is checked, the
- * same plain-object test `z.record` makes: walking every key (as `z.record(z.string(), z.unknown())`
- * does, copying each into a new object) costs about as much as `JSON.parse` of a large response,
- * and its copy is never used: requests are sent and results returned exactly as they are.
- */
-export const JsonObjectSchema = deferred(() =>
-  z.custom<Record<string, unknown>>(isPlainObject, {
-    message: 'Expected an object',
-  }),
-)
+// Declared beside the shared fields, which wrap it once for every optional object field.
+export { JsonObjectSchema }
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
 export const CHANNEL_NAMES = ['email', 'sms', 'in_app', 'push', 'chat'] as const

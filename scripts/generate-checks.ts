@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { core } from 'zod/mini'
 import { isDeferred } from '../src/internal/deferred.js'
-import type { GeneratedCheck, GeneratedNode } from '../src/internal/generated-checks.js'
+import { type GeneratedCheck, type GeneratedNode, REFERENCES } from '../src/internal/generated-checks.js'
 import * as optionSchemas from '../src/internal/option-schemas.js'
 import { VALUE_RULES } from '../src/internal/value-rules.js'
 import * as events from '../src/schemas/events.js'
@@ -28,7 +28,6 @@ const MODULES: ReadonlyArray<readonly [name: string, path: string, exports: Reco
 
 /** What conforms.ts reads of a definition, beside its parts: copied as they are. */
 const PLAIN_FIELDS = ['coerce', 'mode', 'inclusive', 'discriminator', 'values'] as const
-const REFERENCES = ['catchall', 'element', 'keyType', 'valueType', 'innerType'] as const
 const CHECK_FIELDS = ['check', 'minimum', 'maximum', 'value', 'inclusive', 'format', 'pattern'] as const
 /** The traits conforms.ts asks about. */
 const TRAITS = ['$ZodOptional', '$ZodExactOptional']

@@ -42,11 +42,12 @@ interface Mode {
   zodDecides(schema: core.$ZodType): Predicate
 }
 
-const LIVE: Mode = {
-  predicates: new WeakMap(),
-  unsupported: (schema) => (value) => safeParse(schema, value).success,
-  zodDecides: (schema) => (value) => safeParse(schema, value).success,
-}
+const zodParses =
+  (schema: core.$ZodType): Predicate =>
+  (value) =>
+    safeParse(schema, value).success
+
+const LIVE: Mode = { predicates: new WeakMap(), unsupported: zodParses, zodDecides: zodParses }
 
 const roots = new WeakMap<core.$ZodType, Predicate>()
 

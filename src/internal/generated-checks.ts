@@ -57,8 +57,8 @@ export function generatedCheckOf(schema: object): core.$ZodType | undefined {
   return index === undefined ? undefined : loaded.part(index)
 }
 
-type Reference = 'catchall' | 'element' | 'keyType' | 'valueType' | 'innerType'
-const REFERENCES: readonly Reference[] = ['catchall', 'element', 'keyType', 'valueType', 'innerType']
+/** The fields of a definition that hold one part (the generator writes them as indexes). */
+export const REFERENCES = ['catchall', 'element', 'keyType', 'valueType', 'innerType'] as const
 
 /** Parts are made when a check first needs them: a fresh instance's first call reads a few dozen. */
 function load(generated: GeneratedChecks) {

@@ -2,10 +2,8 @@
  * `zod/locales` for the Node build, loaded at its first use: see zod-on-demand.ts.
  * @internal
  */
-import { createRequire } from 'node:module'
 import type * as ZodLocales from 'zod/locales'
-
-const requireFromHere = createRequire(import.meta.url)
+import { requireFromHere } from './zod-on-demand.js'
 
 /** zod's English messages (`en()` of `zod/locales`). */
 export function en(): ReturnType<typeof ZodLocales.en> {

@@ -20,7 +20,8 @@ import type * as Zod from 'zod/mini'
 
 type ZodMini = typeof Zod
 
-const requireFromHere = createRequire(import.meta.url)
+/** `require` from the package's own files: zod as the package's dependency resolves. */
+export const requireFromHere = createRequire(import.meta.url)
 let zod: ZodMini | undefined
 
 /** zod/mini, loaded at the first call. */

@@ -105,37 +105,30 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     expect(log).toEqual(['start:events.trigger', 'end:0 undefined NOTIFYKIT_REQUEST_VALIDATION'])
   })
 
-  it('a bulk send is one call, its requests calls of their own with its state as parent', async () => {
-    const log: string[] = []
-    const { client } = clientWith({ hooks: recordingHooks(log) })
-    const events = Array.from({ length: 150 }, () => EVENT)
-    await client.events.triggerBulk(events, { concurrency: 1, idempotencyKey: 'digest' })
-    expect(log.filter((line) => !line.startsWith('attempt'))).toEqual([
-      'start:events.triggerBulk',
-      'start:events.triggerBulk in events.triggerBulk',
-      'end:1 201 undefined',
-      'start:events.triggerBulk in events.triggerBulk',
-      'end:1 201 undefined',
-      'end:2 201 undefined',
-    ])
-  })
-
-  it('a bulk send from an async generator is one call too', async () => {
-    const log: string[] = []
-    const { client } = clientWith({ hooks: recordingHooks(log) })
-    async function* events() {
-      for (let i = 0; i < 150; i++) yield EVENT
-    }
-    await client.events.triggerBulk(events(), { concurrency: 1, idempotencyKey: 'digest' })
-    expect(log.filter((line) => !line.startsWith('attempt'))).toEqual([
-      'start:events.triggerBulk',
-      'start:events.triggerBulk in events.triggerBulk',
-      'end:1 201 undefined',
-      'start:events.triggerBulk in events.triggerBulk',
-      'end:1 201 undefined',
-      'end:2 201 undefined',
-    ])
-  })
+  it.each([
+    ['an array', () => Array.from({ length: 150 }, () => EVENT)],
+    [
+      'an async generator',
+      async function* events() {
+        for (let i = 0; i < 150; i++) yield EVENT
+      },
+    ],
+  ])(
+    'a bulk send from %s is one call, its requests calls of their own with its state as parent',
+    async (_, events) => {
+      const log: string[] = []
+      const { client } = clientWith({ hooks: recordingHooks(log) })
+      await client.events.triggerBulk(events(), { concurrency: 1, idempotencyKey: 'digest' })
+      expect(log.filter((line) => !line.startsWith('attempt'))).toEqual([
+        'start:events.triggerBulk',
+        'start:events.triggerBulk in events.triggerBulk',
+        'end:1 201 undefined',
+        'start:events.triggerBulk in events.triggerBulk',
+        'end:1 201 undefined',
+        'end:2 201 undefined',
+      ])
+    },
+  )
 
   it('a stream is no call of its own: each of its requests is one, with no parent', async () => {
     const log: string[] = []

@@ -43,12 +43,17 @@ function encodePathSegment(name: string, value: unknown): string {
   if (typeof value !== 'string') throw invalid(name, `Expected a string, received ${describe(value)}`)
   if (value === '') throw invalid(name, 'Must not be empty')
   if (value === '.' || value === '..') throw invalid(name, `"${value}" cannot be sent as a path segment`)
+  // Ids are nearly always plain: those go as they are, without the encoder and its replace callback.
+  if (UNRESERVED.test(value)) return value
   if (!value.isWellFormed()) throw invalid(name, 'Contains a lone surrogate, which cannot be encoded')
   return encodeURIComponent(value).replace(
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   )
 }
+
+/** RFC 3986's unreserved characters: the ones a path segment carries unencoded. */
+const UNRESERVED = /^[\w.~-]+$/
 
 function invalid(name: string, message: string): RequestValidationError {
   return new RequestValidationError([{ path: [name], message }])

@@ -51,6 +51,9 @@ interface NotificationShape {
   _id?: string
 }
 
+/** The SDK's default attempt timeout. */
+const TIMEOUT_MS = 60_000
+
 const gc = (globalThis as { gc?: () => void }).gc
 
 /**
@@ -100,6 +103,7 @@ function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
 function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
   const origin = `http://127.0.0.1:${port}`
   const pool = spec.raw === 'pool.request' ? new Pool(origin) : undefined
+  const withTimeout = spec.raw === 'fetch+timeout'
   const send = async (
     path: string,
     method: 'GET' | 'POST',
@@ -110,8 +114,19 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
       const response = await pool.request({ path, method, headers, body })
       return { status: response.statusCode, json: (await response.body.json()) as { data: unknown } }
     }
-    const response = await fetch(origin + path, { method, headers, body, redirect: 'manual' })
-    return { status: response.status, json: JSON.parse(await response.text()) as { data: unknown } }
+    if (!withTimeout) {
+      const response = await fetch(origin + path, { method, headers, body, redirect: 'manual' })
+      return { status: response.status, json: JSON.parse(await response.text()) as { data: unknown } }
+    }
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS)
+    try {
+      const { signal } = controller
+      const response = await fetch(origin + path, { method, headers, body, redirect: 'manual', signal })
+      return { status: response.status, json: JSON.parse(await response.text()) as { data: unknown } }
+    } finally {
+      clearTimeout(timer)
+    }
   }
   const common = {
     accept: 'application/json',
@@ -143,7 +158,7 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
 
 function clientOf(spec: ClientSpec, port: number): Promise<BenchClient> {
   if (!('raw' in spec)) return notifyKitClient(spec, port)
-  const sameWire = spec.raw === 'pool.request' || spec.raw === 'fetch'
+  const sameWire = spec.raw === 'pool.request' || spec.raw === 'fetch' || spec.raw === 'fetch+timeout'
   return Promise.resolve(sameWire ? sameWireClient(spec, port) : rawUndiciClient(spec, port))
 }
 

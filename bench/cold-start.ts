@@ -1,4 +1,4 @@
-// Cold start: fresh `node` processes, each script once per round, the order rotated every round, so
+// Cold start: fresh `node` processes, each script once per round, in a balanced order each round, so
 // that every side sees the same machine load. What a serverless function pays in a fresh instance.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { bundleHandler } from './bundle.js'
 import { API_KEY, TRIGGER_EVENT } from './fixtures.js'
 import { runNodeForJson } from './harness.js'
-import { median } from './stats.js'
+import { balancedOrders, median } from './stats.js'
 
 export interface ColdStartSample {
   /** From the first `import()` to the script's point of arrival (a constructed client, a result). */
@@ -171,10 +171,11 @@ export async function measureColdStart(options: {
   >
   // One untimed pass first: it pulls the files into the page cache.
   for (const name of names) await runScript(scripts[name], resolveDir)
+  // Balanced orders, so that no script always follows the same one (see balancedOrders).
+  const orders = balancedOrders(names.length)
   for (let round = 0; round < processes; round++) {
-    // Rotate the order, so that no script always follows the same one.
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + round) % names.length] as ColdStartScript
+    for (const i of orders[round % orders.length] as number[]) {
+      const name = names[i] as ColdStartScript
       samples[name].push(await runScript(scripts[name], resolveDir))
     }
   }

@@ -19,10 +19,16 @@ export const RAW_AGENT_REQUEST = 'raw undici, agent.request'
  */
 export const RAW_POOL_SAME_WIRE = 'raw undici Pool.request, same wire work'
 export const RAW_FETCH_SAME_WIRE = 'raw fetch, same wire work'
+/**
+ * For reference: the same fetch calls, each with what the SDK gives every attempt, an AbortSignal
+ * that a timer aborts. Node's fetch pays to follow a request's signal (a WeakRef, a finalization
+ * record and a listener per request); this floor shows that share of the SDK's ratio to plain fetch.
+ */
+export const RAW_FETCH_TIMEOUT = 'raw fetch, same wire work, with a timeout signal'
 
-/** Raw undici through one of its request calls, or raw fetch. */
+/** Raw undici through one of its request calls, or raw fetch (with or without a timeout signal). */
 export interface RawClientSpec {
-  raw: 'undici.request' | 'agent.request' | 'pool.request' | 'fetch'
+  raw: 'undici.request' | 'agent.request' | 'pool.request' | 'fetch' | 'fetch+timeout'
 }
 
 const RAW_NAMES: Record<RawClientSpec['raw'], string> = {
@@ -30,6 +36,7 @@ const RAW_NAMES: Record<RawClientSpec['raw'], string> = {
   'agent.request': RAW_AGENT_REQUEST,
   'pool.request': RAW_POOL_SAME_WIRE,
   fetch: RAW_FETCH_SAME_WIRE,
+  'fetch+timeout': RAW_FETCH_TIMEOUT,
 }
 
 /** A notifykit client to measure: a build of the package and a validation mode. */

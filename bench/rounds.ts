@@ -1,12 +1,12 @@
 // The interleaved rounds of run.ts and ab.ts: every client in its own process, one segment at a time.
 import { type ServingWorker, startServingWorker } from './harness.js'
 import type { Operation, RoundsConfig, RoundsResult, Segment } from './protocol.js'
-import { percentile } from './stats.js'
+import { balancedOrders, percentile } from './stats.js'
 
 /**
  * Each client (raw undici and the notifykit builds) measured in turn, scenario by scenario, for
- * `rounds` rounds. A B C, then B C A, then C A B: no client always runs right after the same other one, and a slow
- * stretch of the shared machine falls on all of them alike.
+ * `rounds` rounds, in balanced orders: each client runs right after each other one equally often,
+ * and a slow stretch of the shared machine falls on all of them alike.
  */
 export async function runRounds(script: string, config: RoundsConfig): Promise<RoundsResult> {
   const workers: ServingWorker[] = []
@@ -24,8 +24,9 @@ export async function runRounds(script: string, config: RoundsConfig): Promise<R
       string,
       { client: string; operation: Operation; concurrency: number; ms: number[] }
     >()
+    const orders = balancedOrders(workers.length)
     for (let round = 1; round <= config.rounds; round++) {
-      const order = workers.map((_, i) => workers[(i + round - 1) % workers.length] as ServingWorker)
+      const order = (orders[(round - 1) % orders.length] as number[]).map((i) => workers[i] as ServingWorker)
       for (const { operation, concurrency } of config.scenarios) {
         for (const worker of order) {
           const recordLatency = concurrency === 1

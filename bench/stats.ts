@@ -18,3 +18,22 @@ export function round(value: number, digits = 2): number {
   const factor = 10 ** digits
   return Math.round(value * factor) / factor
 }
+
+/**
+ * Orders of `count` items, one per round, in which every item comes right after every other item
+ * equally often (a Williams design): `count` orders when `count` is even, twice as many when odd.
+ * Rotating one order does not do this: B then always follows A, and a client that leaves work
+ * behind it (a collector still sweeping, a server still busy) always burdens the same neighbour.
+ */
+export function balancedOrders(count: number): number[][] {
+  const first: number[] = []
+  for (let low = 0, high = count - 1; first.length < count; low++, high--) {
+    first.push(low)
+    if (first.length < count) first.push(high)
+  }
+  // 0, n-1, 1, n-2, ...: the steps between neighbours in it are all different modulo n when n is
+  // even, so over its n shifts each ordered pair is adjacent once; when n is odd, the reversed
+  // orders give the pairs the shifts repeat the other way round.
+  const orders = Array.from({ length: count }, (_, shift) => first.map((item) => (item + shift) % count))
+  return count % 2 === 0 ? orders : [...orders, ...orders.map((order) => [...order].reverse())]
+}

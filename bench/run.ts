@@ -52,7 +52,7 @@ const quick = process.argv.includes('--quick')
 // quarter of a second, and two neighbouring 50 ms segments see more nearly the same machine. The
 // median of 80 to 100 per-round ratios moved by about ±0.03 between runs; that of 20 rounds of 250 ms,
 // in the harness before it ran each client in its own process, by ±0.1. Over fetch, a 50 ms segment
-// holds a third of the calls and one collection moves it more: per-round ratios there spread with a
+// holds a third as many calls as over undici and one collection moves it more: per-round ratios there spread with a
 // robust standard deviation of 0.3 to 0.4, so the median of 100 moves by about ±0.04. Rounds and
 // cold starts are whole cycles of the balanced orders (10 clients: 10 orders; 8 scripts: 8).
 const settings = quick

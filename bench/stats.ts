@@ -31,9 +31,9 @@ export function balancedOrders(count: number): number[][] {
     first.push(low)
     if (first.length < count) first.push(high)
   }
-  // 0, n-1, 1, n-2, ...: the steps between neighbours in it are all different modulo n when n is
-  // even, so over its n shifts each ordered pair is adjacent once; when n is odd, the reversed
-  // orders give the pairs the shifts repeat the other way round.
+  // 0, n-1, 1, n-2, ...: when n is even, the steps between its neighbours are all different modulo
+  // n, so over its n shifts each ordered pair is adjacent once. When n is odd they are not, and the
+  // shifts with their reversals make each ordered pair adjacent twice.
   const orders = Array.from({ length: count }, (_, shift) => first.map((item) => (item + shift) % count))
   return count % 2 === 0 ? orders : [...orders, ...orders.map((order) => [...order].reverse())]
 }

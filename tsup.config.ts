@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import type { Plugin } from 'esbuild'
-import { defineConfig, type Options } from 'tsup'
+import { defineConfig } from 'tsup'
 
 // The portable build: the same sources, with every `platform/node.js` import resolved to its sibling
 // `platform/fetch.ts`, so that its module graph holds neither `undici` nor a `node:` module. Export
@@ -11,28 +11,6 @@ const portablePlatform: Plugin = {
     build.onResolve({ filter: /\/platform\/node\.js$/ }, (args) => ({
       path: join(args.resolveDir, dirname(args.path), 'fetch.ts'),
     }))
-  },
-}
-
-// The Node build: zod loaded at its first use instead of at import (see zod-on-demand.ts). Every
-// `zod/mini` or `zod/locales` import of the sources resolves to a module that loads zod with
-// `require` when one of its functions is first called; a name it lacks fails the build.
-const ZOD_ON_DEMAND: Record<string, string> = {
-  'zod/mini': 'src/internal/platform/zod-on-demand.ts',
-  'zod/locales': 'src/internal/platform/zod-locales-on-demand.ts',
-}
-const zodOnDemand: Plugin = {
-  name: 'zod-on-demand',
-  setup(build) {
-    build.onResolve({ filter: /^zod\/(mini|locales)$/ }, (args) => ({
-      path: join(process.cwd(), ZOD_ON_DEMAND[args.path] as string),
-    }))
-    build.onEnd((result) => {
-      const missing = result.warnings.filter((warning) => warning.text.includes('no matching export'))
-      if (missing.length > 0) {
-        throw new Error(`zod-on-demand lacks: ${missing.map((warning) => warning.text).join('; ')}`)
-      }
-    })
   },
 }
 
@@ -50,44 +28,24 @@ const external = ['undici', 'zod', 'msw', '@opentelemetry/api']
 const OPTIONAL_MSW_TYPES =
   '// @ts-ignore -- msw is optional: without it, its types are `any` and the rest of the test kit compiles.'
 
-/** What the two Node builds (as installed, and for bundlers) share. */
-const nodeBuild = {
-  entry,
-  sourcemap: true,
-  target: 'node20',
-  platform: 'node',
-  splitting: false,
-  treeshake: true,
-  // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
-  removeNodeProtocol: false,
-  external,
-} satisfies Options
-
 export default defineConfig([
   {
     // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,otel}.{js,cjs}: Node, undici inside.
-    ...nodeBuild,
+    entry,
     format: ['esm', 'cjs'],
     dts: { entry: { index: entry.index } },
-    // dist/portable and dist/module are the other builds', made at the same time.
-    clean: ['!portable/**', '!module/**'],
-    // zod's entries are not external here but resolved by zodOnDemand; zod itself stays external.
-    noExternal: [/^zod\/(mini|locales)$/],
-    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there,
-    // and the main entry zod.
+    // dist/portable is the other build's, made at the same time.
+    clean: ['!portable/**'],
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    treeshake: true,
+    // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
+    removeNodeProtocol: false,
+    external,
+    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there.
     shims: true,
-    esbuildPlugins: [zodOnDemand],
-  },
-  {
-    // dist/module/{index,testing,otel}.js: the Node build for bundlers (package.json's `module`
-    // condition, which esbuild and webpack match and Node does not). zod is imported as usual, so
-    // that a bundle includes it and keeps only what the schemas use; one ES module file serves
-    // `import` and `require` alike, so a bundle holds one copy of the package.
-    ...nodeBuild,
-    outDir: 'dist/module',
-    format: ['esm'],
-    dts: false,
-    clean: true,
   },
   {
     // dist/testing.{d.ts,d.cts}, on their own for their banner.

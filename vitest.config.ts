@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The built package's tests build it first: `npm run test:build` runs them (vitest.build.config.ts).
+    exclude: ['test/build/**', '**/node_modules/**'],
     testTimeout: 10_000,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
   },

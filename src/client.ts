@@ -1,21 +1,28 @@
 import { NotifyKitError } from './core/errors.js'
 import type { LogLevel } from './core/logger.js'
 import type { ClientOptions } from './core/options.js'
-import { parseBaseUrl } from './internal/base-url.js'
-import { checkApiKey, normalizeHeaders } from './internal/headers.js'
-import { observer } from './internal/hooks.js'
-import { LevelLogger } from './internal/logger.js'
-import { checkClientOptionKeys, checkClientOptions } from './internal/option-schemas.js'
+import { parseBaseUrl } from './internal/http/base-url.js'
+import { checkApiKey, normalizeHeaders } from './internal/http/headers.js'
+import { observer } from './internal/pipeline/call-observer.js'
+import { createRateLimiter, type RateLimiter } from './internal/pipeline/rate-limiter.js'
+import { RequestCore } from './internal/pipeline/request-core.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
-import { createRateLimiter, type RateLimiter } from './internal/rate-limiter.js'
-import { RequestCore } from './internal/request.js'
+import { LevelLogger } from './internal/text/level-logger.js'
 import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
-import { Events } from './resources/events/index.js'
+import { checkClientOptionKeys, checkClientOptions } from './internal/validation/option-schemas.js'
+import type { InferInput } from './internal/validation/standard-schema.js'
+import { Events } from './resources/events/events.js'
 import type { WorkflowSchemaMap } from './resources/events/operations.js'
-import type { WorkflowPayloads, WorkflowSchemas } from './resources/events/workflows.js'
+import type {
+  BroadcastEventParams,
+  TriggerEventParams,
+  WorkflowName,
+  WorkflowPayloads,
+  WorkflowSchemas,
+} from './resources/events/workflows.js'
 import { Notifications } from './resources/notifications.js'
 import { Subscribers } from './resources/subscribers.js'
 import { VERSION } from './version.js'
@@ -165,6 +172,42 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     return {}
   }
 }
+
+/**
+ * The payload map of a typed client (`WorkflowPayloadsOf<typeof client>`) or of a `workflows`
+ * schema map (`WorkflowPayloadsOf<typeof workflows>`): each workflow's payload is its schema's input type.
+ * @example
+ * ```ts
+ * const workflows = { welcome: z.object({ firstName: z.string() }) }
+ * type Workflows = WorkflowPayloadsOf<typeof workflows> // { welcome: { firstName: string } }
+ * ```
+ */
+export type WorkflowPayloadsOf<T> =
+  T extends NotificationClient<infer W extends object> ? W : { [Name in keyof T]: InferInput<T[Name]> }
+
+/**
+ * One event of a typed client, to name events built apart from the call:
+ * `TriggerEventOf<typeof client, 'weekly-digest'>` for one workflow, `TriggerEventOf<typeof client>`
+ * for any of them. `T` may also be a `workflows` schema map.
+ * @example
+ * ```ts
+ * const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
+ *   name: 'weekly-digest',
+ *   to: user.id,
+ *   payload: { week: '2026-W47' },
+ * }))
+ * ```
+ */
+export type TriggerEventOf<
+  T,
+  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
+> = TriggerEventParams<WorkflowPayloadsOf<T>, Name>
+
+/** A broadcast of a typed client (or of a `workflows` schema map), as `TriggerEventOf` for triggers. */
+export type BroadcastEventOf<
+  T,
+  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
+> = BroadcastEventParams<WorkflowPayloadsOf<T>, Name>
 
 /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
 const RUNTIME = runtimeName()

@@ -1,4 +1,10 @@
-export { NotificationClient, type NotificationClientOptions } from './client.js'
+export {
+  type BroadcastEventOf,
+  NotificationClient,
+  type NotificationClientOptions,
+  type TriggerEventOf,
+  type WorkflowPayloadsOf,
+} from './client.js'
 export { ApiPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js'
 export {
   AbortError,
@@ -34,6 +40,8 @@ export type {
 } from './core/hooks.js'
 export type { LogFields, Logger, LogLevel } from './core/logger.js'
 export type {
+  BulkProgress,
+  BulkTriggerOptions,
   ClientOptions,
   FetchFunction,
   FetchRequestInit,
@@ -41,25 +49,17 @@ export type {
   RateLimitMode,
   RequestOptions,
   ResponseValidation,
-} from './core/options.js'
-export type { BulkProgress, BulkTriggerOptions } from './resources/events/bulk.js'
-export type { EventIterable } from './resources/events/event-source.js'
-export type { Events } from './resources/events/index.js'
-export type {
-  BulkChunkApplied,
-  BulkChunkFailed,
-  BulkChunkOutcome,
   TriggerStreamOptions,
-} from './resources/events/stream.js'
+} from './core/options.js'
+export type { EventIterable } from './resources/events/event-source.js'
+export type { Events } from './resources/events/events.js'
+export type { BulkChunkApplied, BulkChunkFailed, BulkChunkOutcome } from './resources/events/stream.js'
 export type {
   BroadcastEventFields,
-  BroadcastEventOf,
   BroadcastEventParams,
   TriggerEventFields,
-  TriggerEventOf,
   TriggerEventParams,
   WorkflowPayloads,
-  WorkflowPayloadsOf,
   WorkflowSchemas,
 } from './resources/events/workflows.js'
 export type { Notifications } from './resources/notifications.js'

@@ -1,13 +1,8 @@
-import { formatIssues } from '../internal/issues.js'
-import { parseRetryAfterMs, requestIdOf } from '../internal/response-headers.js'
-import { describeStatus } from '../internal/status-message.js'
+import { parseRetryAfterMs, type ResponseHeaders, requestIdOf } from '../internal/http/response-headers.js'
+import { describeStatus, formatIssues } from '../internal/text/messages.js'
 import type { TriggerResult } from '../schemas/events.js'
 
-/**
- * Response headers: lower-case names; a header the server repeated is one string, its values joined
- * by `, ` (the Fetch standard's form), whichever transport carried the call.
- */
-export type ResponseHeaders = Record<string, string>
+export type { ResponseHeaders }
 
 /**
  * Stable, machine-readable error codes. Match on `error.code` (or `instanceof`), never on messages.

@@ -207,3 +207,39 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 60_000
 export const DEFAULT_MAX_RETRIES = 2
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
+
+/** Progress of a `triggerBulk` call, reported as each request's outcome comes, in order. */
+export interface BulkProgress {
+  /** Events whose request succeeded so far. */
+  sent: number
+  /** Events whose request failed after its retries. */
+  failed: number
+  /** Events in the call. */
+  total: number
+}
+
+export interface BulkTriggerOptions extends RequestOptions {
+  /**
+   * Requests in flight at once, counting those done and waiting for the ones before them. Default
+   * 2: bulk calls cost 100 rate-limit units each.
+   * @example `client.events.triggerBulk(events, { concurrency: 4 })`
+   */
+  concurrency?: number | undefined
+  /**
+   * Called after each request of at most 100 events settles, in the order of the requests. An
+   * exception thrown here is ignored.
+   * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
+   */
+  onProgress?: ((progress: BulkProgress) => void) | undefined
+}
+
+/** Options of `triggerStream`: those of `triggerBulk` but progress, which the outcomes are. */
+export interface TriggerStreamOptions extends Omit<BulkTriggerOptions, 'onProgress'> {
+  /**
+   * Chunks of the source (100 events each) to read past without sending, to resume a send that
+   * stopped: pass the `chunkIndex` after the last outcome you recorded, with the same
+   * `idempotencyKey` and the same source. Default 0.
+   * @example `client.events.triggerStream(events(), { idempotencyKey: job.id, startAtChunk: saved.chunkIndex + 1 })`
+   */
+  startAtChunk?: number | undefined
+}

@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js'
 import type { RequestOptions } from '../core/options.js'
-import { defineOperation } from '../internal/operation.js'
-import type { RequestCore } from '../internal/request.js'
+import { defineOperation } from '../internal/pipeline/operation.js'
+import type { RequestCore } from '../internal/pipeline/request-core.js'
 import { type Notification, NotificationSchema } from '../schemas/notifications.js'
 
 const getNotification = defineOperation({
@@ -9,6 +9,7 @@ const getNotification = defineOperation({
   method: 'GET',
   path: '/v1/notifications/{notificationId}',
   result: NotificationSchema,
+  resultKind: 'object',
   nullIsNotFound: true,
 })
 

@@ -1,7 +1,7 @@
 import type { ApiPromise } from '../core/api-promise.js'
 import type { RequestOptions } from '../core/options.js'
-import { defineOperation } from '../internal/operation.js'
-import type { RequestCore } from '../internal/request.js'
+import { defineOperation } from '../internal/pipeline/operation.js'
+import type { RequestCore } from '../internal/pipeline/request-core.js'
 import {
   type MarkAllMessagesRequest,
   MarkAllMessagesRequestSchema,
@@ -18,6 +18,7 @@ const updatePreferences = defineOperation({
   path: '/v2/subscribers/{subscriberId}/preferences',
   body: UpdateSubscriberPreferencesRequestSchema,
   result: PreferencesSchema,
+  resultKind: 'object',
 })
 
 const markAllMessages = defineOperation({
@@ -26,6 +27,7 @@ const markAllMessages = defineOperation({
   path: '/v1/subscribers/{subscriberId}/messages/mark-all',
   body: MarkAllMessagesRequestSchema,
   result: MarkAllMessagesResultSchema,
+  resultKind: 'number',
 })
 
 /** A subscriber's channel switches and schedule, globally or for one workflow. */

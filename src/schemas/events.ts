@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { deferred } from '../internal/deferred.js'
+import { deferred } from '../internal/validation/deferred.js'
 import { nullishString, optionalJsonObject, optionalString, optionalStringArray } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import { deferred } from '../internal/deferred.js'
-import { isPlainObject } from '../internal/value-rules.js'
+import { deferred } from '../internal/validation/deferred.js'
+import { isPlainObject } from '../internal/validation/parse.js'
 
 // One instance of each common field schema, shared by every table (not exported from the package,
 // but for JsonObjectSchema, which shared.ts exports).

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini'
-import { deferred } from '../internal/deferred.js'
-import { isString } from '../internal/value-rules.js'
+import { deferred } from '../internal/validation/deferred.js'
 import { JsonObjectSchema, optionalBoolean, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
@@ -14,7 +13,7 @@ import type { KnownFields } from './known-fields.js'
  * ```
  */
 export function openEnum<const Values extends readonly [string, ...string[]]>(values: Values) {
-  return z.custom<Values[number] | (string & {})>(isString, {
+  return z.custom<Values[number] | (string & {})>((value) => typeof value === 'string', {
     message: `Expected a string such as ${values.map((v) => `"${v}"`).join(', ')}`,
   })
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { keyRedactor, redactErrorSecret } from '../../src/internal/redact.js'
+import { keyRedactor, redactErrorSecret } from '../../src/internal/text/redact.js'
 
 const REAL_KEY = 'nk_live_9d2f61c0e8b34a7f'
 

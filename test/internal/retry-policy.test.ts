@@ -11,16 +11,16 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from '../../src/core/errors.js'
-import { checkCallOptions } from '../../src/internal/option-schemas.js'
-import { parseRetryAfterMs } from '../../src/internal/response-headers.js'
+import { parseRetryAfterMs } from '../../src/internal/http/response-headers.js'
 import {
   backoffMs,
   decideRetry,
   isStaleSocket,
   MAX_RETRY_AFTER_MS,
   type RetryState,
-} from '../../src/internal/retry.js'
-import { sleep } from '../../src/internal/sleep.js'
+} from '../../src/internal/pipeline/retry-policy.js'
+import { sleep } from '../../src/internal/pipeline/waits.js'
+import { checkCallOptions } from '../../src/internal/validation/option-schemas.js'
 
 const FIRST_FAILURE: RetryState = { attempts: 1, maxRetries: 2, staleSocketRetryUsed: false }
 const NO_JITTER = () => 0

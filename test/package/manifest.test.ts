@@ -8,7 +8,7 @@ interface Manifest {
   type: string
   sideEffects: boolean
   main: string
-  module: string
+  module?: string
   types: string
   typesVersions: Record<string, Record<string, string[]>>
   exports: Record<string, unknown>
@@ -28,20 +28,17 @@ describe('package.json', () => {
     ['./testing', 'testing'],
     ['./otel', 'otel'],
   ])(
-    '%s: the portable build for fetch runtimes, the build for bundlers, then import and require, each with its own types listed first',
+    '%s: the portable build for fetch runtimes, then import and require, each with its own types listed first',
     (entry, file) => {
       const conditions = manifest.exports[entry] as Record<string, Record<string, string>>
       const portable = ['workerd', 'worker', 'edge-light', 'bun', 'deno', 'browser']
-      expect(Object.keys(conditions)).toEqual([...portable, 'module', 'import', 'require'])
+      expect(Object.keys(conditions)).toEqual([...portable, 'import', 'require'])
       for (const condition of portable) {
         expect(conditions[condition]).toEqual({
           types: `./dist/${file}.d.ts`,
           default: `./dist/portable/${file}.js`,
         })
       }
-      // Bundlers (esbuild, webpack) match `module` and Node does not: a bundle gets the build that
-      // imports zod, so that the bundle holds it; Node gets the one that loads zod at its first use.
-      expect(conditions.module).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/module/${file}.js` })
       expect(conditions.import).toEqual({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` })
       expect(conditions.require).toEqual({ types: `./dist/${file}.d.cts`, default: `./dist/${file}.cjs` })
       expect(Object.keys(conditions.import ?? {})[0]).toBe('types')
@@ -52,7 +49,7 @@ describe('package.json', () => {
   it('has fallbacks for tools that ignore exports, and declares no side effects', () => {
     expect(manifest.type).toBe('module')
     expect(manifest.main).toBe('./dist/index.cjs')
-    expect(manifest.module).toBe('./dist/module/index.js')
+    expect(manifest.module).toBeUndefined()
     expect(manifest.types).toBe('./dist/index.d.cts')
     expect(manifest.sideEffects).toBe(false)
   })

@@ -1,15 +1,14 @@
-import {
-  ConnectionError,
-  type NotifyKitError,
-  type ResponseHeaders,
-  ResponseTooLargeError,
-  TimeoutError,
-} from '../../core/errors.js'
+import { type NotifyKitError, ResponseTooLargeError } from '../../core/errors.js'
 import type { FetchFunction, FetchRequestInit, FetchResponse } from '../../core/options.js'
-import { callerAbortError } from '../abort.js'
-import { redactErrorSecret } from '../redact.js'
-import { describeError } from './describe-error.js'
-import { type ResponseGuard, responseGuard } from './response-guard.js'
+import type { ResponseHeaders } from '../http/response-headers.js'
+import {
+  Attempt,
+  callerAbortError,
+  connectionError,
+  describeError,
+  type ResponseGuard,
+  responseGuard,
+} from './attempt.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
 /** The runtime's fetch as it is now: interceptors (msw) and instrumentation replace it at any time. */
@@ -72,7 +71,7 @@ export class FetchTransport implements Transport {
     signal: AbortSignal | undefined,
   ): Promise<WireResponse> {
     if (signal?.aborted) throw callerAbortError(signal)
-    const attempt = new Attempt(timeoutMs, signal)
+    const attempt = new FetchAttempt(timeoutMs, signal)
     try {
       let response: FetchResponse
       try {
@@ -101,7 +100,7 @@ export class FetchTransport implements Transport {
     }
   }
 
-  async #readBody(response: FetchResponse, headers: ResponseHeaders, attempt: Attempt): Promise<string> {
+  async #readBody(response: FetchResponse, headers: ResponseHeaders, attempt: FetchAttempt): Promise<string> {
     const limit = this.#guard.maxResponseBytes
     const stream = response.body
     if (!stream) return ''
@@ -143,41 +142,20 @@ export class FetchTransport implements Transport {
     return text + decoder.decode()
   }
 
-  #connectionError(error: unknown, responseStarted: boolean): ConnectionError {
-    // The error becomes our `cause` and its message part of ours: it must not carry the key.
-    redactErrorSecret(error, this.#guard.apiKey)
-    const failure = new ConnectionError(`Connection failed: ${describeCauses(error)}`, { cause: error })
-    failure.responseStarted = responseStarted
-    return failure
+  #connectionError(error: unknown, responseStarted: boolean) {
+    return connectionError(error, this.#guard, responseStarted, describeCauses)
   }
 }
 
 /**
- * The attempt's own AbortController, driven by its timer and the caller's signal, combined by hand:
- * `AbortSignal.any` is missing in edge-runtime. The timer is not unref'd: a fetch that never answers
- * must end in a `TimeoutError`, not in a process that quietly exits.
+ * The attempt's own AbortController, aborted when the attempt is given up (its timer, the caller's
+ * signal, a body too large): combined by hand, since `AbortSignal.any` is missing in edge-runtime.
  */
-class Attempt {
+class FetchAttempt extends Attempt {
   readonly #controller = new AbortController()
-  readonly #timer: ReturnType<typeof setTimeout>
-  readonly #signal: AbortSignal | undefined
-  readonly #onCallerAbort: (() => void) | undefined
   #rejectGuarded: ((failure: NotifyKitError) => void) | undefined
-  /** The SDK's reason to give the attempt up: a timeout, the caller's abort, a body too large. */
-  failure: NotifyKitError | undefined
+  /** Runs when the attempt is given up: cancels a body being read. */
   onFailure: (() => void) | undefined
-
-  constructor(timeoutMs: number, signal: AbortSignal | undefined) {
-    this.#timer = setTimeout(
-      () => this.fail(new TimeoutError(`Attempt timed out after ${timeoutMs} ms`)),
-      timeoutMs,
-    )
-    this.#signal = signal
-    if (signal) {
-      this.#onCallerAbort = () => this.fail(callerAbortError(signal))
-      signal.addEventListener('abort', this.#onCallerAbort, { once: true })
-    }
-  }
 
   get signal(): AbortSignal {
     return this.#controller.signal
@@ -192,17 +170,10 @@ class Attempt {
     })
   }
 
-  fail(failure: NotifyKitError): void {
-    if (this.failure) return
-    this.failure = failure
+  protected abandoned(failure: NotifyKitError): void {
     this.#rejectGuarded?.(failure)
     this.#controller.abort(failure)
     this.onFailure?.()
-  }
-
-  end(): void {
-    clearTimeout(this.#timer)
-    if (this.#onCallerAbort) this.#signal?.removeEventListener('abort', this.#onCallerAbort)
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ResponseHeaders } from '../../core/errors.js'
+import type { ResponseHeaders } from '../http/response-headers.js'
 
 /** One HTTP exchange, ready for the wire: everything validated and encoded already. */
 export interface WireRequest {

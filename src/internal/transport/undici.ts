@@ -1,15 +1,8 @@
 import { Agent, type Dispatcher, util } from 'undici'
-import {
-  ConnectionError,
-  type NotifyKitError,
-  type ResponseHeaders,
-  ResponseTooLargeError,
-  TimeoutError,
-} from '../../core/errors.js'
-import { callerAbortError } from '../abort.js'
-import { redactErrorSecret } from '../redact.js'
-import { describeError } from './describe-error.js'
-import { type ResponseGuard, responseGuard } from './response-guard.js'
+import { type NotifyKitError, ResponseTooLargeError, TimeoutError } from '../../core/errors.js'
+import type { ResponseHeaders } from '../http/response-headers.js'
+import { redactErrorSecret } from '../text/redact.js'
+import { Attempt, callerAbortError, connectionError, type ResponseGuard, responseGuard } from './attempt.js'
 import type { Connector, Transport, TransportSettings, WireRequest, WireResponse } from './types.js'
 
 /**
@@ -65,7 +58,7 @@ export class UndiciTransport implements Transport {
   send(request: WireRequest, timeoutMs: number, signal: AbortSignal | undefined): Promise<WireResponse> {
     if (signal?.aborted) return Promise.reject(callerAbortError(signal))
     return new Promise((resolve, reject) => {
-      const exchange = new Exchange(this.#guard, timeoutMs, signal, resolve, reject)
+      const attempt = new UndiciAttempt(this.#guard, timeoutMs, signal, resolve, reject)
       try {
         this.#dispatcher.dispatch(
           {
@@ -79,11 +72,11 @@ export class UndiciTransport implements Transport {
             headersTimeout: timeoutMs + 1_000,
             bodyTimeout: timeoutMs + 1_000,
           },
-          exchange,
+          attempt,
         )
       } catch (error) {
         // A dispatcher that throws instead of calling onError (a user's own, say).
-        exchange.onError(error instanceof Error ? error : new Error(String(error)))
+        attempt.onError(error instanceof Error ? error : new Error(String(error)))
       }
     })
   }
@@ -100,19 +93,12 @@ export class UndiciTransport implements Transport {
  * too large) is reported at once; undici is told to abort, or, before the request reached a socket,
  * hears of it in `onConnect` and never sends it.
  */
-class Exchange implements Dispatcher.DispatchHandler {
+class UndiciAttempt extends Attempt implements Dispatcher.DispatchHandler {
   readonly #guard: ResponseGuard
   readonly #timeoutMs: number
-  readonly #signal: AbortSignal | undefined
   readonly #resolve: (response: WireResponse) => void
   readonly #reject: (error: NotifyKitError) => void
-  readonly #timer: ReturnType<typeof setTimeout>
-  readonly #onCallerAbort: (() => void) | undefined
   #abort: ((reason: Error) => void) | undefined
-  /** Set once the attempt has ended; what undici reports after that is of no interest. */
-  #ended = false
-  /** The SDK's reason to give the attempt up, kept for an `onConnect` that comes after it. */
-  #abandoned: NotifyKitError | undefined
   #status = 0
   #headers: ResponseHeaders | undefined
   readonly #chunks: Buffer[] = []
@@ -125,24 +111,16 @@ class Exchange implements Dispatcher.DispatchHandler {
     resolve: (response: WireResponse) => void,
     reject: (error: NotifyKitError) => void,
   ) {
+    super(timeoutMs, signal)
     this.#guard = guard
     this.#timeoutMs = timeoutMs
-    this.#signal = signal
     this.#resolve = resolve
     this.#reject = reject
-    this.#timer = setTimeout(
-      () => this.#abandon(new TimeoutError(`Attempt timed out after ${timeoutMs} ms`)),
-      timeoutMs,
-    )
-    // Most calls pass no signal: no listener, no closure.
-    if (signal) {
-      this.#onCallerAbort = () => this.#abandon(callerAbortError(signal))
-      signal.addEventListener('abort', this.#onCallerAbort, { once: true })
-    }
   }
 
   onConnect(abort: (reason?: Error) => void): void {
-    if (this.#abandoned) abort(this.#abandoned)
+    // Given up before undici reached a socket: the request is never sent.
+    if (this.failure) abort(this.failure)
     else this.#abort = abort
   }
 
@@ -153,7 +131,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.#headers = joinRepeated(util.parseHeaders(rawHeaders))
     const declared = Number(this.#headers['content-length'])
     if (declared > this.#guard.maxResponseBytes) {
-      this.#abandon(new ResponseTooLargeError(this.#guard.maxResponseBytes))
+      this.fail(new ResponseTooLargeError(this.#guard.maxResponseBytes))
       return false
     }
     return true
@@ -162,7 +140,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onData(chunk: Buffer): boolean {
     this.#size += chunk.length
     if (this.#size > this.#guard.maxResponseBytes) {
-      this.#abandon(new ResponseTooLargeError(this.#guard.maxResponseBytes))
+      this.fail(new ResponseTooLargeError(this.#guard.maxResponseBytes))
       return false
     }
     this.#chunks.push(chunk)
@@ -170,7 +148,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    if (!this.#end()) return
+    if (!this.end()) return
     const text = utf8Text(this.#chunks, this.#size)
     const { scrubber } = this.#guard
     // A server that echoes the key back must not put it into errors, logs or results.
@@ -182,33 +160,19 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
-    if (!this.#end()) return
-    // The error becomes our `cause` and its message part of ours: it must not carry the key.
-    redactErrorSecret(error, this.#guard.apiKey)
+    if (!this.end()) return
     if (isUndiciTimeout(error)) {
+      // The error becomes our `cause`: it must not carry the key.
+      redactErrorSecret(error, this.#guard.apiKey)
       this.#reject(new TimeoutError(`Attempt timed out after ${this.#timeoutMs} ms`, { cause: error }))
       return
     }
-    const failure = new ConnectionError(`Connection failed: ${describeError(error)}`, { cause: error })
-    failure.responseStarted = this.#headers !== undefined
-    this.#reject(failure)
+    this.#reject(connectionError(error, this.#guard, this.#headers !== undefined))
   }
 
-  /** Ends the attempt with the SDK's own failure and makes undici drop the request. */
-  #abandon(failure: NotifyKitError): void {
-    if (!this.#end()) return
-    this.#abandoned = failure
+  protected abandoned(failure: NotifyKitError): void {
     this.#reject(failure)
     this.#abort?.(failure)
-  }
-
-  /** True the first time only: clears the timer and the caller's listener. */
-  #end(): boolean {
-    if (this.#ended) return false
-    this.#ended = true
-    clearTimeout(this.#timer)
-    if (this.#onCallerAbort) this.#signal?.removeEventListener('abort', this.#onCallerAbort)
-    return true
   }
 }
 

@@ -6,39 +6,18 @@ import {
   RequestValidationError,
   withCallContext,
 } from '../../core/errors.js'
-import type { RequestOptions } from '../../core/options.js'
-import { checkIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../internal/headers.js'
-import { checkBulkOptions, invalidRequestOptions } from '../../internal/option-schemas.js'
-import type { Executor } from '../../internal/request.js'
+import type { BulkProgress, BulkTriggerOptions } from '../../core/options.js'
+import {
+  checkIdempotencyKey,
+  invalidRequestOptions,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../../internal/http/headers.js'
+import type { Executor } from '../../internal/pipeline/request-core.js'
+import { checkBulkOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { eventIssues } from './event-issues.js'
 import type { EventOperations } from './operations.js'
 import { streamChunks } from './stream.js'
-
-/** Progress of a `triggerBulk` call, reported as each request's outcome comes, in order. */
-export interface BulkProgress {
-  /** Events whose request succeeded so far. */
-  sent: number
-  /** Events whose request failed after its retries. */
-  failed: number
-  /** Events in the call. */
-  total: number
-}
-
-export interface BulkTriggerOptions extends RequestOptions {
-  /**
-   * Requests in flight at once, counting those done and waiting for the ones before them. Default
-   * 2: bulk calls cost 100 rate-limit units each.
-   * @example `client.events.triggerBulk(events, { concurrency: 4 })`
-   */
-  concurrency?: number | undefined
-  /**
-   * Called after each request of at most 100 events settles, in the order of the requests. An
-   * exception thrown here is ignored.
-   * @example `client.events.triggerBulk(events, { onProgress: ({ sent, total }) => bar.update(sent / total) })`
-   */
-  onProgress?: ((progress: BulkProgress) => void) | undefined
-}
 
 /**
  * Splits events into requests of at most 100 and sends them with bounded concurrency. Each request

@@ -1,6 +1,5 @@
 import type { ValidationIssue } from '../../core/errors.js'
-import { issuesOf } from '../../internal/issues.js'
-import { failureOf } from '../../internal/safe-parse.js'
+import { failureOf, issuesOf } from '../../internal/validation/parse.js'
 import type { EventOperations } from './operations.js'
 
 /**

@@ -1,5 +1,5 @@
-import { defineOperation, type Operation } from '../../internal/operation.js'
-import type { StandardSchemaV1 } from '../../internal/standard-schema.js'
+import { defineOperation, type Operation } from '../../internal/pipeline/operation.js'
+import type { StandardSchemaV1 } from '../../internal/validation/standard-schema.js'
 import {
   type BroadcastEventRequest,
   BroadcastEventRequestSchema,
@@ -20,6 +20,7 @@ const triggerEvent = defineOperation({
   path: '/v1/events/trigger',
   body: TriggerEventRequestSchema,
   result: TriggerResultSchema,
+  resultKind: 'object',
   rateLimitCost: 1,
 })
 
@@ -28,6 +29,7 @@ export const cancelEvent = defineOperation({
   method: 'DELETE',
   path: '/v1/events/trigger/{transactionId}',
   result: CancelEventResultSchema,
+  resultKind: 'boolean',
 })
 
 const bulkTriggerEvents = defineOperation({
@@ -36,6 +38,7 @@ const bulkTriggerEvents = defineOperation({
   path: '/v1/events/trigger/bulk',
   body: BulkTriggerEventRequestSchema,
   result: BulkTriggerResultSchema,
+  resultKind: 'array',
   rateLimitCost: 100,
 })
 
@@ -45,6 +48,7 @@ const broadcastEvent = defineOperation({
   path: '/v1/events/trigger/broadcast',
   body: BroadcastEventRequestSchema,
   result: TriggerResultSchema,
+  resultKind: 'object',
   rateLimitCost: 100,
 })
 

@@ -6,28 +6,17 @@ import {
   type ValidationIssue,
   withCallContext,
 } from '../../core/errors.js'
-import { callerAbortError } from '../../internal/abort.js'
-import { deadlineError } from '../../internal/deadline.js'
-import { checkIdempotencyKey, normalizeHeaders } from '../../internal/headers.js'
-import { checkStreamOptions } from '../../internal/option-schemas.js'
-import type { Executor } from '../../internal/request.js'
+import type { TriggerStreamOptions } from '../../core/options.js'
+import { checkIdempotencyKey, normalizeHeaders } from '../../internal/http/headers.js'
+import type { Executor } from '../../internal/pipeline/request-core.js'
+import { deadlineError } from '../../internal/pipeline/waits.js'
+import { callerAbortError } from '../../internal/transport/attempt.js'
+import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import type { BulkTriggerOptions } from './bulk.js'
-import { sendInOrder } from './chunk-pool.js'
 import { eventIssues } from './event-issues.js'
 import { isEventIterable } from './event-source.js'
 import type { EventOperations } from './operations.js'
-
-/** Options of `triggerStream`: those of `triggerBulk` but progress, which the outcomes are. */
-export interface TriggerStreamOptions extends Omit<BulkTriggerOptions, 'onProgress'> {
-  /**
-   * Chunks of the source (100 events each) to read past without sending, to resume a send that
-   * stopped: pass the `chunkIndex` after the last outcome you recorded, with the same
-   * `idempotencyKey` and the same source. Default 0.
-   * @example `client.events.triggerStream(events(), { idempotencyKey: job.id, startAtChunk: saved.chunkIndex + 1 })`
-   */
-  startAtChunk?: number | undefined
-}
+import { sendInOrder } from './send-in-order.js'
 
 /** What the stream says of every request, in the order of the source. */
 interface BulkChunkPosition {

@@ -1,7 +1,6 @@
 import { superRefine } from 'zod/mini'
-import type { NotificationClient } from '../../client.js'
-import type { Operation } from '../../internal/operation.js'
-import { type InferInput, type StandardSchemaV1, validateSync } from '../../internal/standard-schema.js'
+import type { Operation } from '../../internal/pipeline/operation.js'
+import { type StandardSchemaV1, validateSync } from '../../internal/validation/standard-schema.js'
 import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
 import type { JsonObject } from '../../schemas/shared.js'
 
@@ -21,19 +20,7 @@ export type WorkflowPayloads = Record<string, JsonObject>
 export type WorkflowSchemas<W extends object> = { [Name in keyof W]?: StandardSchemaV1<W[Name], unknown> }
 
 /** A workflow name of `W`. */
-type WorkflowName<W extends object> = keyof W & string
-
-/**
- * The payload map of a typed client (`WorkflowPayloadsOf<typeof client>`) or of a `workflows`
- * schema map (`WorkflowPayloadsOf<typeof workflows>`): each workflow's payload is its schema's input type.
- * @example
- * ```ts
- * const workflows = { welcome: z.object({ firstName: z.string() }) }
- * type Workflows = WorkflowPayloadsOf<typeof workflows> // { welcome: { firstName: string } }
- * ```
- */
-export type WorkflowPayloadsOf<T> =
-  T extends NotificationClient<infer W extends object> ? W : { [Name in keyof T]: InferInput<T[Name]> }
+export type WorkflowName<W extends object> = keyof W & string
 
 /** The fields of a trigger other than `name` and `payload`. */
 export interface TriggerEventFields extends Omit<TriggerEventRequest, 'name' | 'payload'> {}
@@ -58,30 +45,6 @@ export type BroadcastEventParams<
   W extends object = WorkflowPayloads,
   Name extends WorkflowName<W> = WorkflowName<W>,
 > = Name extends unknown ? BroadcastEventFields & { name: Name; payload: W[Name] } : never
-
-/**
- * One event of a typed client, to name events built apart from the call:
- * `TriggerEventOf<typeof client, 'weekly-digest'>` for one workflow, `TriggerEventOf<typeof client>`
- * for any of them. `T` may also be a `workflows` schema map.
- * @example
- * ```ts
- * const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
- *   name: 'weekly-digest',
- *   to: user.id,
- *   payload: { week: '2026-W47' },
- * }))
- * ```
- */
-export type TriggerEventOf<
-  T,
-  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
-> = TriggerEventParams<WorkflowPayloadsOf<T>, Name>
-
-/** A broadcast of a typed client (or of a `workflows` schema map), as `TriggerEventOf` for triggers. */
-export type BroadcastEventOf<
-  T,
-  Name extends WorkflowName<WorkflowPayloadsOf<T>> = WorkflowName<WorkflowPayloadsOf<T>>,
-> = BroadcastEventParams<WorkflowPayloadsOf<T>, Name>
 
 /**
  * What the methods accept for an event whose name the compiler sees as `Name`: that workflow's

@@ -1,34 +1,4 @@
-import type { FakeRequestRecord } from './types.js'
-
-/**
- * Which requests a `failNext` fault is for. Every field given must match; a fault without any
- * matches every request. A request takes the first armed fault that matches it, so a targeted fault
- * waits, untouched by other traffic, until its request comes.
- */
-export interface FakeFaultTarget {
-  /**
-   * The HTTP method, any case.
-   * @example `fake.failNext({ method: 'PATCH', status: 500 })`
-   */
-  method?: string
-  /**
-   * The URL path as sent (path parameters percent-encoded, no query), or a RegExp tested against it.
-   * @example `fake.failNext({ path: '/v1/events/trigger/bulk', status: 503 })`
-   */
-  path?: string | RegExp
-  /**
-   * The `Idempotency-Key` header, or a RegExp tested against it. `triggerBulk` sends chunk `n` with
-   * the key `<key>:<n>` (chunks counted from 0), so `/:2$/` is the third chunk whatever the
-   * concurrency, and the chunk's retries carry the same key.
-   * @example `fake.failNext({ path: '/v1/events/trigger/bulk', idempotencyKey: /:2$/, status: 503 })`
-   */
-  idempotencyKey?: string | RegExp
-  /**
-   * Anything else: called with the request as `fake.requests` records it (parsed body included).
-   * @example `fake.failNext({ when: (r) => JSON.stringify(r.body).includes('"u250"'), status: 503 })`
-   */
-  when?: (request: FakeRequestRecord) => boolean
-}
+import type { FakeFaultTarget, FakeRequestRecord } from './types.js'
 
 const TARGET_KEYS = ['method', 'path', 'idempotencyKey', 'when'] as const
 const FAULT_KEYS = new Set<string>([

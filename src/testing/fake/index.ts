@@ -1,4 +1,3 @@
-export type { FakeFaultTarget } from './fault-target.js'
 export { createFakeService, FakeService } from './service.js'
 export type {
   FakeChannel,
@@ -8,6 +7,7 @@ export type {
   FakeDropFault,
   FakeExecutionDetail,
   FakeFault,
+  FakeFaultTarget,
   FakeFixedWindow,
   FakeJob,
   FakeJobStatus,

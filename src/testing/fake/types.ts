@@ -3,8 +3,6 @@
  * returns, so a test can assert on them the way it would read the API.
  */
 
-import type { FakeFaultTarget } from './fault-target.js'
-
 /** A channel that delivers something to the subscriber; preferences switch these on and off. */
 export type FakeChannel = 'in_app' | 'email' | 'sms' | 'push' | 'chat'
 
@@ -182,6 +180,36 @@ export interface FakeServiceOptions {
    * @example `createFakeService({ missingNotification: 'null' })`
    */
   missingNotification?: '404' | 'null'
+}
+
+/**
+ * Which requests a `failNext` fault is for. Every field given must match; a fault without any
+ * matches every request. A request takes the first armed fault that matches it, so a targeted fault
+ * waits, untouched by other traffic, until its request comes.
+ */
+export interface FakeFaultTarget {
+  /**
+   * The HTTP method, any case.
+   * @example `fake.failNext({ method: 'PATCH', status: 500 })`
+   */
+  method?: string
+  /**
+   * The URL path as sent (path parameters percent-encoded, no query), or a RegExp tested against it.
+   * @example `fake.failNext({ path: '/v1/events/trigger/bulk', status: 503 })`
+   */
+  path?: string | RegExp
+  /**
+   * The `Idempotency-Key` header, or a RegExp tested against it. `triggerBulk` sends chunk `n` with
+   * the key `<key>:<n>` (chunks counted from 0), so `/:2$/` is the third chunk whatever the
+   * concurrency, and the chunk's retries carry the same key.
+   * @example `fake.failNext({ path: '/v1/events/trigger/bulk', idempotencyKey: /:2$/, status: 503 })`
+   */
+  idempotencyKey?: string | RegExp
+  /**
+   * Anything else: called with the request as `fake.requests` records it (parsed body included).
+   * @example `fake.failNext({ when: (r) => JSON.stringify(r.body).includes('"u250"'), status: 503 })`
+   */
+  when?: (request: FakeRequestRecord) => boolean
 }
 
 /** Make the next answers (to the requests targeted, or any) fail with an HTTP status; nothing is applied. */

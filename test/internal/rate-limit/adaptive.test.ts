@@ -6,7 +6,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from '../../../src/index.js'
-import { createRateLimiter } from '../../../src/internal/rate-limiter.js'
+import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.js'
 import type { FakeServiceOptions } from '../../../src/testing/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 import { captureLogs } from '../../helpers/logs.js'

@@ -12,7 +12,7 @@ import {
   RequestValidationError,
   type TriggerEventParams,
 } from '../../../src/index.js'
-import type { StandardSchemaV1 } from '../../../src/internal/standard-schema.js'
+import type { StandardSchemaV1 } from '../../../src/internal/validation/standard-schema.js'
 import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
 import { rejectionOf } from '../../helpers/wire.js'
 

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../validation/parse.js'
+
 // Keeping the API key out of everything the SDK writes or hands back: log lines, errors raised by
 // undici or a user's dispatcher, and responses from a server that echoes the key.
 
@@ -167,11 +169,6 @@ function scrubInPlace(
   }
   if (isError) scrubInPlace(value.cause, redact, depth + 1, seen)
   if (value instanceof AggregateError) scrubInPlace(value.errors, redact, depth + 1, seen)
-}
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }
 
 function setQuietly(record: Record<string, unknown>, name: string, value: string): void {

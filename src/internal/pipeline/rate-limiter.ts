@@ -1,11 +1,8 @@
-import type { RequestOptions } from '../core/options.js'
-import { callerAbortError } from './abort.js'
-import { deadlineError } from './deadline.js'
-import { headerValue, parseRetryAfterMs } from './response-headers.js'
-import { MAX_RETRY_AFTER_MS } from './retry.js'
-import { sleep } from './sleep.js'
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>
+import type { RequestOptions } from '../../core/options.js'
+import { parseRetryAfterMs, type ResponseHeaders } from '../http/response-headers.js'
+import { callerAbortError } from '../transport/attempt.js'
+import { MAX_RETRY_AFTER_MS } from './retry-policy.js'
+import { deadlineError, sleep } from './waits.js'
 
 /**
  * The client's picture of the server's `trigger` token bucket, shared by every request that draws
@@ -26,7 +23,7 @@ export interface RateLimiter {
    * `RateLimit-Policy` and `RateLimit-Remaining` correct the picture of the bucket; a 429's
    * `Retry-After` pauses every request of this limiter.
    */
-  settle(cost: number, response?: { status: number; headers: Headers }): void
+  settle(cost: number, response?: { status: number; headers: ResponseHeaders }): void
 }
 
 /**
@@ -91,10 +88,10 @@ export function createRateLimiter(): RateLimiter {
       const now = Date.now()
       // The bucket as the first policy states it (`<quota>;w=<seconds>`: what it holds, and how long
       // it takes to fill), and what is left in it. Most servers send neither.
-      const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headerValue(headers, 'ratelimit-policy') ?? '')
+      const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headers['ratelimit-policy'] ?? '')
       const size = Number(policy?.[1])
       const fillSeconds = Number(policy?.[2])
-      const remaining = Number(headerValue(headers, 'ratelimit-remaining'))
+      const remaining = Number(headers['ratelimit-remaining'])
       const described = size > 0 && fillSeconds > 0 && remaining >= 0
       if (described) {
         fillMs = fillSeconds * 1000

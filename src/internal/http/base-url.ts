@@ -1,4 +1,4 @@
-import { NotifyKitError } from '../core/errors.js'
+import { NotifyKitError } from '../../core/errors.js'
 
 interface ParsedBaseUrl {
   /** `https://host:port`, what undici dials. */

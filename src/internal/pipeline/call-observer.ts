@@ -1,9 +1,9 @@
-import type { WithResponse } from '../core/api-promise.js'
-import type { CallInfo, NotifyKitHooks } from '../core/hooks.js'
-import { headerProblem } from './headers.js'
-import type { LevelLogger } from './logger.js'
+import type { WithResponse } from '../../core/api-promise.js'
+import type { CallInfo, NotifyKitHooks } from '../../core/hooks.js'
+import { headerProblem } from '../http/headers.js'
+import type { LevelLogger } from '../text/level-logger.js'
+import type { Transport, WireRequest } from '../transport/types.js'
 import type { Operation } from './operation.js'
-import type { Transport, WireRequest } from './transport/types.js'
 
 // Small on purpose: every client bundles this module, hooks or not (the Worker bundle's budget). A
 // client holds an `Observe` only when hooks were given; without, a call allocates nothing for them

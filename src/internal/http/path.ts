@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../core/errors.js'
+import { RequestValidationError } from '../../core/errors.js'
 
 /**
  * A path such as `/v1/notifications/{notificationId}`, split once at module load so that building a

@@ -1,4 +1,18 @@
-import { excerpt } from './excerpt.js'
+// How the SDK quotes what it did not write (a server's error body, a schema's issues) in its own
+// error messages: cut to a line, never the whole of it.
+
+/**
+ * How much of a server's text an error message quotes: enough for the server's own words, while a
+ * whole HTML error page stays out of the message (the error's `body` keeps all of it).
+ */
+const MAX_EXCERPT_CHARS = 300
+
+/** The text as an error message quotes it: cut with a note of how much was left out. */
+export function excerpt(text: string): string {
+  return text.length <= MAX_EXCERPT_CHARS
+    ? text
+    : `${text.slice(0, MAX_EXCERPT_CHARS)}… (${text.length - MAX_EXCERPT_CHARS} more characters)`
+}
 
 /** "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line. */
 export function describeStatus(status: number, body: unknown): string {
@@ -26,4 +40,20 @@ function jsonText(value: unknown): string {
   } catch {
     return '(error body too deeply nested to show)'
   }
+}
+
+/**
+ * A problem and where it is: the shape of the public `ValidationIssue`, spelled out here because the
+ * error classes format their issues with this module and it must not import from theirs.
+ */
+export interface Issue {
+  path: (string | number)[]
+  message: string
+}
+
+/** `schedule.weeklySchedule.monday: Must be …; to: Required`: each at its path, or alone at the top level. */
+export function formatIssues(issues: readonly Issue[]): string {
+  return issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ')
 }

@@ -1,7 +1,9 @@
 import type { ZodMiniType } from 'zod/mini'
-import { type PathTemplate, pathTemplate } from './path.js'
+import { type PathTemplate, pathTemplate } from '../http/path.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+export type ResultKind = 'object' | 'array' | 'boolean' | 'number'
 
 /**
  * One endpoint, as data: the request core runs the same pipeline for all of them. Adding an
@@ -16,6 +18,11 @@ export interface Operation<Body, Result> {
   readonly body: ZodMiniType<Body> | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
   readonly result: ZodMiniType<Result>
+  /**
+   * The kind of value `result` describes. Lenient mode checks every response for it, and a read
+   * whose answer is of another kind (an array for a notification) fails, since no one can use it.
+   */
+  readonly resultKind: ResultKind
   /** Whether `200 {"data": null}` means the record does not exist, as some server versions answer. */
   readonly nullIsNotFound: boolean
   /** Units the request takes from the server's `trigger` rate-limit bucket; 0 outside that bucket. */
@@ -28,6 +35,7 @@ interface OperationDefinition<Body, Result> {
   path: string
   body?: ZodMiniType<Body>
   result: ZodMiniType<Result>
+  resultKind: ResultKind
   nullIsNotFound?: boolean
   rateLimitCost?: number
 }
@@ -41,6 +49,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
     path: pathTemplate(definition.path),
     body: definition.body,
     result: definition.result,
+    resultKind: definition.resultKind,
     nullIsNotFound: definition.nullIsNotFound ?? false,
     rateLimitCost: definition.rateLimitCost ?? 0,
   }

@@ -1,5 +1,4 @@
-import { NotifyKitError } from '../core/errors.js'
-import { invalidRequestOptions } from './option-schemas.js'
+import { NotifyKitError, RequestValidationError, type ValidationIssue } from '../../core/errors.js'
 
 // RFC 9110 token characters for header names, by character code.
 const TOKEN_CHARACTERS = new Uint8Array(128)
@@ -112,4 +111,9 @@ export function checkIdempotencyKey(key: unknown): string {
 
 function fail(problem: string): never {
   throw invalidRequestOptions([{ path: ['idempotencyKey'], message: problem }])
+}
+
+/** The refusal of a call's options, whichever check found the problems. */
+export function invalidRequestOptions(issues: ValidationIssue[]): RequestValidationError {
+  return new RequestValidationError(issues, 'Invalid request options')
 }

@@ -1,22 +1,21 @@
 import * as z from 'zod/mini'
-import { NotifyKitError, RequestValidationError, type ValidationIssue } from '../core/errors.js'
-import type { LogLevel } from '../core/logger.js'
+import { NotifyKitError, type ValidationIssue } from '../../core/errors.js'
+import type { LogLevel } from '../../core/logger.js'
 import {
+  type BulkTriggerOptions,
   type ClientOptions,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
   type ResponseValidation,
-} from '../core/options.js'
-import type { BulkTriggerOptions } from '../resources/events/bulk.js'
-import type { TriggerStreamOptions } from '../resources/events/stream.js'
+  type TriggerStreamOptions,
+} from '../../core/options.js'
+import { invalidRequestOptions } from '../http/headers.js'
+import { LOG_LEVELS } from '../text/level-logger.js'
 import { deferred } from './deferred.js'
-import { issuesOf } from './issues.js'
-import { LOG_LEVELS } from './logger.js'
-import { failureOf } from './safe-parse.js'
+import { failureOf, issuesOf } from './parse.js'
 import { isStandardSchema } from './standard-schema.js'
-import { isFunction } from './value-rules.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
 // configuration error, thrown by the constructor; a call option, a refusal before anything is sent.
@@ -59,11 +58,6 @@ const workflowSchemas = deferred(() =>
     ),
 )
 
-/**
- * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
- * `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts, base-url.ts), whose
- * messages must never repeat a secret.
- */
 /** What the checked client options are when none of them is given. */
 const CLIENT_DEFAULTS: CheckedClientOptions = {
   timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -74,12 +68,12 @@ const CLIENT_DEFAULTS: CheckedClientOptions = {
 }
 
 /**
- * Checks only, no defaults or transforms: a check the build can generate (checks.generated.ts), so
- * that a client constructed with valid options loads no zod. `checkClientOptions` fills the defaults
- * and reads `logLevel` in any case; `workflows` has its own check.
- * @internal exported for the generated checks.
+ * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
+ * `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts, base-url.ts), whose
+ * messages must never repeat a secret; `workflows` has its own below. Checks only:
+ * `checkClientOptions` fills the defaults and reads `logLevel` in any case.
  */
-export const clientOptionsSchema = deferred(() =>
+const clientOptionsSchema = deferred(() =>
   z.object({
     timeoutMs: z.optional(
       positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
@@ -90,7 +84,9 @@ export const clientOptionsSchema = deferred(() =>
     responseValidation: z.optional(
       z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
     ),
-    fetch: z.optional(z.custom(isFunction, { error: 'fetch must be a function' })),
+    fetch: z.optional(
+      z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }),
+    ),
     dangerouslyAllowBrowser: z.optional(
       z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }),
     ),
@@ -98,7 +94,7 @@ export const clientOptionsSchema = deferred(() =>
   }),
 )
 
-/** The options `clientOptionsSchema` and `workflowSchemas` check, listed where they are not built to read them. */
+/** The options `clientOptionsSchema` and `workflowSchemas` check, listed so that the usual client skips both. */
 const CHECKED_CLIENT_OPTION_KEYS = [
   'timeoutMs',
   'maxRetries',
@@ -248,8 +244,7 @@ const milliseconds = deferred(() =>
   positiveNumber(`must be a number of milliseconds > 0 and ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
 )
 
-/** @internal exported for the generated checks (checks.generated.ts). */
-export const callOptionsSchema = deferred(() =>
+const callOptionsSchema = deferred(() =>
   z.object({
     maxRetries: z.optional(wholeNumber('must be a whole number ≥ 0', 0)),
     timeoutMs: z.optional(milliseconds),
@@ -257,15 +252,13 @@ export const callOptionsSchema = deferred(() =>
   }),
 )
 
-/** @internal exported for the generated checks (checks.generated.ts). */
-export const bulkOptionsSchema = deferred(() =>
+const bulkOptionsSchema = deferred(() =>
   z.extend(callOptionsSchema, {
     concurrency: z.optional(wholeNumber('Must be a whole number of at least 1', 1)),
   }),
 )
 
-/** @internal exported for the generated checks (checks.generated.ts). */
-export const streamOptionsSchema = deferred(() =>
+const streamOptionsSchema = deferred(() =>
   z.extend(bulkOptionsSchema, {
     startAtChunk: z.optional(wholeNumber('Must be a whole number ≥ 0', 0)),
   }),
@@ -295,9 +288,4 @@ function refuseInvalid(options: object, schema: z.ZodMiniType, known: readonly s
   // A non-object is the schema's to report; its characters are no options.
   if (options !== null && typeof options === 'object') issues.push(...unknownOptions(options, known))
   if (issues.length > 0) throw invalidRequestOptions(issues)
-}
-
-/** The refusal of a call's options, whichever check found the problems. */
-export function invalidRequestOptions(issues: ValidationIssue[]): RequestValidationError {
-  return new RequestValidationError(issues, 'Invalid request options')
 }

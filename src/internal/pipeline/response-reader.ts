@@ -1,12 +1,11 @@
-import type { core, ZodMiniType } from 'zod/mini'
-import { ApiError, NotFoundError, ResponseValidationError } from '../core/errors.js'
-import type { ResponseValidation } from '../core/options.js'
-import { excerpt } from './excerpt.js'
-import { formatIssues, issuesOf } from './issues.js'
-import type { LevelLogger } from './logger.js'
-import type { Operation } from './operation.js'
-import { failureOf } from './safe-parse.js'
-import type { WireResponse } from './transport/types.js'
+import type { core } from 'zod/mini'
+import { ApiError, NotFoundError, ResponseValidationError } from '../../core/errors.js'
+import type { ResponseValidation } from '../../core/options.js'
+import type { LevelLogger } from '../text/level-logger.js'
+import { excerpt, formatIssues } from '../text/messages.js'
+import type { WireResponse } from '../transport/types.js'
+import { failureOf, issuesOf } from '../validation/parse.js'
+import type { Operation, ResultKind } from './operation.js'
 
 /**
  * Lenient mode checks the full schema of the first `FULLY_CHECKED_FIRST` responses of each operation
@@ -62,7 +61,7 @@ export class ResponseReader {
     }
     if (mode === 'off') return data as Result
     // A value of the wrong kind is checked in full whatever the sampling says: a read of it fails.
-    if (mode === 'lenient' && !this.#fullCheckDue(operation.name) && sameKind(operation.result, data))
+    if (mode === 'lenient' && !this.#fullCheckDue(operation.name) && sameKind(operation.resultKind, data))
       return data as Result
     return this.#check(operation, response, data, mode)
   }
@@ -104,7 +103,7 @@ export class ResponseReader {
     // Lenient mode returns drift as received. A read whose answer is not even the right kind of
     // value (an array for a notification) is unusable and fails; a send never does, because it
     // happened: throwing would invite the caller to send again.
-    const unusableRead = operation.method === 'GET' && !sameKind(operation.result, data)
+    const unusableRead = operation.method === 'GET' && !sameKind(operation.resultKind, data)
     if (mode === 'strict' || unusableRead) {
       throw new ResponseValidationError(
         `${operation.name}: the ${response.status} response does not match its schema`,
@@ -148,11 +147,8 @@ function parseErrorBody(text: string): unknown {
 }
 
 /** Lenient mode tolerates drift inside the expected kind of value, not an array for an object. */
-function sameKind(schema: ZodMiniType, data: unknown): boolean {
-  const expected = schema.def.type
-  if (expected === 'object') return data !== null && typeof data === 'object' && !Array.isArray(data)
-  if (expected === 'array') return Array.isArray(data)
-  if (expected === 'number' || expected === 'boolean' || expected === 'string')
-    return typeof data === expected
-  return true
+function sameKind(kind: ResultKind, data: unknown): boolean {
+  if (kind === 'object') return data !== null && typeof data === 'object' && !Array.isArray(data)
+  if (kind === 'array') return Array.isArray(data)
+  return typeof data === kind
 }

@@ -1,4 +1,4 @@
-import { type Parsable, safeParse } from './safe-parse.js'
+import { type Parsable, safeParse } from './parse.js'
 /**
  * The part of Standard Schema v1 (https://standardschema.dev) that notifykit reads: the interface
  * zod 3.24+, zod 4 (classic and mini), valibot, arktype and others implement, so a `workflows` map
@@ -64,7 +64,8 @@ export function validateSync(schema: StandardSchemaV1, value: unknown): SchemaIs
   let issues = (result as StandardResult).issues
   // zod 4's own `validate` passes no parse parameters, so with zod/mini and no locale loaded its
   // messages read "Invalid input"; its `safeParse` takes them, and the SDK's messages stay English.
-  if (issues && schema['~standard'].vendor === 'zod' && isZod4(schema)) {
+  // zod 3's `safeParse` ignores them: its messages are English already.
+  if (issues && schema['~standard'].vendor === 'zod' && isParsable(schema)) {
     const parsed = safeParse(schema, value) as { error?: { issues: readonly StandardIssue[] } }
     issues = parsed.error?.issues ?? issues
   }
@@ -76,7 +77,6 @@ export function validateSync(schema: StandardSchemaV1, value: unknown): SchemaIs
   }))
 }
 
-/** A zod 4 schema (classic or mini): zod 3 has no `_zod`, and its messages are English already. */
-function isZod4(schema: object): schema is StandardSchemaV1 & Parsable {
-  return '_zod' in schema && typeof (schema as Partial<Parsable>).safeParse === 'function'
+function isParsable(schema: object): schema is StandardSchemaV1 & Parsable {
+  return typeof (schema as Partial<Parsable>).safeParse === 'function'
 }

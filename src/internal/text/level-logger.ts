@@ -1,4 +1,4 @@
-import type { LogFields, Logger, LogLevel } from '../core/logger.js'
+import type { LogFields, Logger, LogLevel } from '../../core/logger.js'
 import { keyRedactor, redactDeep } from './redact.js'
 
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug']

@@ -1,5 +1,4 @@
-import { ApiError, ConnectionError, type NotifyKitError, TimeoutError } from '../core/errors.js'
-import { headerValue } from './response-headers.js'
+import { ApiError, ConnectionError, type NotifyKitError, TimeoutError } from '../../core/errors.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000
@@ -66,7 +65,7 @@ export function decideRetry(
 const NO_RETRY: RetryDecision = { retry: false }
 
 function shouldRetryStatus(error: ApiError): boolean {
-  const override = headerValue(error.headers, 'x-should-retry')
+  const override = error.headers['x-should-retry']
   if (override === 'true') return true
   if (override === 'false') return false
   return RETRYABLE_STATUSES.has(error.status)

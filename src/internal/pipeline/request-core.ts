@@ -1,4 +1,4 @@
-import { ApiPromise, type WithResponse } from '../core/api-promise.js'
+import { ApiPromise, type WithResponse } from '../../core/api-promise.js'
 import {
   type CallContext,
   ClientClosedError,
@@ -7,24 +7,22 @@ import {
   RequestValidationError,
   TimeoutError,
   withCallContext,
-} from '../core/errors.js'
-import type { RequestOptions, ResponseValidation } from '../core/options.js'
-import { callerAbortError } from './abort.js'
-import { deadlineError } from './deadline.js'
-import { checkIdempotencyKey, normalizeHeaders } from './headers.js'
-import type { Observe, Sender } from './hooks.js'
-import { issuesOf } from './issues.js'
-import type { LevelLogger } from './logger.js'
+} from '../../core/errors.js'
+import type { RequestOptions, ResponseValidation } from '../../core/options.js'
+import { checkIdempotencyKey, normalizeHeaders } from '../http/headers.js'
+import { buildPath } from '../http/path.js'
+import { requestIdOf } from '../http/response-headers.js'
+import type { LevelLogger } from '../text/level-logger.js'
+import { callerAbortError } from '../transport/attempt.js'
+import type { Transport, WireRequest, WireResponse } from '../transport/types.js'
+import { checkCallOptions } from '../validation/option-schemas.js'
+import { failureOf, issuesOf } from '../validation/parse.js'
+import type { Observe, Sender } from './call-observer.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
-import { checkCallOptions } from './option-schemas.js'
-import { buildPath } from './path.js'
 import type { RateLimiter } from './rate-limiter.js'
-import { apiErrorOf, ResponseReader } from './response.js'
-import { requestIdOf } from './response-headers.js'
-import { decideRetry } from './retry.js'
-import { failureOf } from './safe-parse.js'
-import { sleep } from './sleep.js'
-import type { Transport, WireRequest, WireResponse } from './transport/types.js'
+import { apiErrorOf, ResponseReader } from './response-reader.js'
+import { decideRetry } from './retry-policy.js'
+import { deadlineError, sleep } from './waits.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
 interface RequestCoreConfig {
@@ -74,8 +72,8 @@ export class RequestCore {
   readonly #baseHeaders: Record<string, string>
   /**
    * The base headers with `content-type` and/or an `idempotency-key` slot already in place: a copy
-   * of one is a single clone of a known shape, where adding the keys to a copy changed its shape per
-   * call (about 4 µs of a trigger's CPU, profiled in bench/).
+   * of one is a single clone of a known shape, where adding the keys to a copy changes its shape on
+   * every call, which V8 makes slow (profiled in bench/).
    */
   readonly #headerTemplates: readonly Record<string, string>[]
   /** The headers the SDK owns: neither defaultHeaders nor a call's headers replace them. */

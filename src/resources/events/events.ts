@@ -1,8 +1,8 @@
 import { ApiPromise } from '../../core/api-promise.js'
-import type { RequestOptions } from '../../core/options.js'
-import type { RequestCore } from '../../internal/request.js'
+import type { BulkTriggerOptions, RequestOptions, TriggerStreamOptions } from '../../core/options.js'
+import type { RequestCore } from '../../internal/pipeline/request-core.js'
 import type { TriggerResult } from '../../schemas/events.js'
-import { type BulkTriggerOptions, triggerInChunks } from './bulk.js'
+import { triggerInChunks } from './bulk.js'
 import { collectEvents, type EventIterable } from './event-source.js'
 import {
   cancelEvent,
@@ -11,7 +11,7 @@ import {
   uncheckedOperations,
   type WorkflowSchemaMap,
 } from './operations.js'
-import { type BulkChunkOutcome, streamChunks, type TriggerStreamOptions } from './stream.js'
+import { type BulkChunkOutcome, streamChunks } from './stream.js'
 import type { CheckedBroadcast, CheckedTrigger, WorkflowPayloads } from './workflows.js'
 
 /** Triggering workflows: one event, many, a broadcast; and cancelling them. */

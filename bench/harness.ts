@@ -11,9 +11,11 @@ import type { SegmentCommand, SegmentMeasurement, ServeConfig, ServeReady, Worke
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 export const resultsDir = join(root, 'bench', 'results')
+/**
+ * The package as Node loads it and as a bundler resolves it for Node (package.json's `import`
+ * condition): the build that imports `undici` and `zod/mini` from node_modules.
+ */
 export const distEntry = join(root, 'dist', 'index.js')
-/** What bundlers resolve `notifykit` to (package.json's `module` condition): the build that imports zod. */
-export const bundlerEntry = join(root, 'dist', 'module', 'index.js')
 const buildDir = join(resultsDir, '.build')
 
 export function log(message: string): void {

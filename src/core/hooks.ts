@@ -65,7 +65,8 @@ export interface CallEndInfo {
 
 /**
  * Callbacks on the lifecycle of every call a client makes: to trace, measure or log calls. All are
- * optional; a callback that throws is reported at `warn` and never changes the outcome of a call.
+ * optional; a callback that throws (or, written `async`, rejects) is reported at `warn` and never
+ * changes the outcome of a call.
  * `State` is whatever `onCallStart` returns (a span, a timer), handed back to the call's other
  * callbacks.
  *

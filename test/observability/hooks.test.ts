@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   NotificationClient,
   type NotificationClientOptions,
@@ -199,6 +199,54 @@ describe.each(TRANSPORTS)('hooks over %s', (transport) => {
     const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message)
     expect(warnings).toHaveLength(5)
     expect(warnings[0]).toBe('notifykit: hook onCallStart threw, ignored (reported once): tracer down')
+  })
+
+  describe('a hook written async whose promise rejects', () => {
+    const unhandled = vi.fn()
+    beforeEach(() => {
+      unhandled.mockClear()
+      process.on('unhandledRejection', unhandled)
+    })
+    afterEach(() => {
+      process.off('unhandledRejection', unhandled)
+    })
+
+    const boom = async () => {
+      throw new Error('boom')
+    }
+    const rejecting: [keyof NotifyKitHooks, NotifyKitHooks][] = [
+      ['onCallStart', { onCallStart: boom }],
+      [
+        'wrapCall',
+        {
+          wrapCall: async (run) => {
+            run()
+            throw new Error('boom')
+          },
+        },
+      ],
+      ['onAttempt', { onAttempt: boom }],
+      ['onRetry', { onRetry: boom }],
+      ['onCallEnd', { onCallEnd: boom }],
+    ]
+
+    it.each(rejecting)(
+      '%s: the call succeeds, nothing is left unhandled, and the rejection is reported once at warn',
+      async (callback, hooks) => {
+        const logs = captureLogs()
+        const { fake, client } = clientWith({ hooks, logger: logs.logger })
+        fake.failNext(RETRY_NOW)
+        await expect(client.events.trigger(EVENT)).resolves.toMatchObject({ acknowledged: true })
+        await expect(client.events.cancel('tx-1')).resolves.toBe(false)
+        // Sent as without the hook: the 503 retried once, then the cancel.
+        expect(fake.requests).toHaveLength(3)
+        // Node reports an unhandled rejection after the microtasks of the turn: let a few turns pass.
+        for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+        expect(unhandled).not.toHaveBeenCalled()
+        const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message)
+        expect(warnings).toEqual([`notifykit: hook ${callback} rejected, ignored (reported once): boom`])
+      },
+    )
   })
 
   it('a wrapper runs the call inside it, once, even if it calls run twice or not at all', async () => {

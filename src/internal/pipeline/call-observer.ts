@@ -53,6 +53,19 @@ class HookList {
     const reason = (error as Error)?.message ?? error
     this.logger.warn(`hook ${what}, ignored (reported once): ${reason}`, { hook: what, reason })
   }
+
+  /**
+   * What a hook returned: an `async` hook's promise is never awaited, and its rejection is reported
+   * as a throw is, instead of being left unhandled (which ends a Node process by default).
+   */
+  settle(callback: string, returned: unknown): unknown {
+    if (typeof (returned as PromiseLike<unknown> | null)?.then === 'function') {
+      ;(returned as PromiseLike<unknown>).then(undefined, (error: unknown) =>
+        this.report(`${callback} rejected`, error),
+      )
+    }
+    return returned
+  }
 }
 
 /** One call as the hooks see it: their states, the clock, and the `Sender` its attempts go through. */
@@ -73,7 +86,7 @@ class ObservedCall implements Sender {
     for (let index = 0; index < list.length; index++) {
       const hook = list[index] as Hooks
       try {
-        this.states[index] = hook.onCallStart?.(call, parent?.[index])
+        this.states[index] = hooks.settle('onCallStart', hook.onCallStart?.(call, parent?.[index]))
       } catch (error) {
         hooks.report('onCallStart threw', error)
       }
@@ -87,7 +100,10 @@ class ObservedCall implements Sender {
     for (let index = from; index < end; index++) {
       const hook = list[index] as Hooks
       try {
-        ;(hook[callback] as Callback | undefined)?.call(hook, argument, this.states[index])
+        this.#hooks.settle(
+          callback,
+          (hook[callback] as Callback | undefined)?.call(hook, argument, this.states[index]),
+        )
       } catch (error) {
         this.#hooks.report(`${callback} threw`, error)
       }

@@ -9,7 +9,15 @@ import {
   VERSION,
 } from '../src/index.js'
 import { startServer, type TestServer } from './helpers/servers.js'
-import { API_KEY, answeringClient, json, onlyRequest, rejectionOf } from './helpers/wire.js'
+import { TRANSPORTS } from './helpers/transport.js'
+import {
+  API_KEY,
+  answeringClient,
+  countingConnection,
+  json,
+  onlyRequest,
+  rejectionOf,
+} from './helpers/wire.js'
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string
@@ -263,5 +271,46 @@ describe('withOptions', () => {
 describe('package facts', () => {
   it('VERSION equals package.json’s version', () => {
     expect(VERSION).toBe(packageJson.version)
+  })
+})
+
+describe.each(TRANSPORTS)('close() while a call is under way, over %s', (transport) => {
+  it('a retry after close() (called from onRetry) is not sent: ClientClosedError, one request on the wire', async () => {
+    const { connection, sent } = countingConnection(
+      () =>
+        sent.length === 1 ? json({ message: 'busy' }, 503, { 'retry-after-ms': '0' }) : json({ data: true }),
+      transport,
+    )
+    const retries: string[] = []
+    const client: NotificationClient = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://api.test',
+      ...connection,
+      hooks: {
+        onRetry: ({ reason }) => {
+          retries.push(reason)
+          // Not awaited: a hook cannot wait, and the retry is decided right after it.
+          void client.close()
+        },
+      },
+    })
+    const error = await rejectionOf(client.events.cancel('tx-1'))
+    expect(error).toBeInstanceOf(ClientClosedError)
+    expect((error as NotifyKitError).code).toBe('NOTIFYKIT_CLIENT_CLOSED')
+    expect((error as NotifyKitError).method).toBe('DELETE')
+    // The retry was decided (503), then refused before its request went out.
+    expect(retries).toEqual(['status 503'])
+    expect(sent).toHaveLength(1)
+  })
+
+  it('a call started while close() is still pending is refused with ClientClosedError, nothing sent', async () => {
+    const { connection, sent } = countingConnection(() => json({ data: true }), transport)
+    const client = new NotificationClient({ apiKey: API_KEY, baseUrl: 'https://api.test', ...connection })
+    const closing = client.close()
+    const error = await rejectionOf(client.events.cancel('tx-1'))
+    await closing
+    expect(error).toBeInstanceOf(ClientClosedError)
+    expect((error as NotifyKitError).attempts).toBe(0)
+    expect(sent).toHaveLength(0)
   })
 })

@@ -1,6 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { BadRequestError } from '../../src/index.js'
 import { keyRedactor, redactErrorSecret } from '../../src/internal/text/redact.js'
+import { captureLogs } from '../helpers/logs.js'
+import { answeringClient, rejectionOf } from '../helpers/wire.js'
 
 const REAL_KEY = 'nk_live_9d2f61c0e8b34a7f'
 
@@ -97,5 +100,34 @@ describe('redactErrorSecret', () => {
       'Mock dispatch not matched for headers {"authorization":"ApiKey [redacted]"} at kafka',
     )
     expect(error.cause).toEqual({ request: { headers: { authorization: 'ApiKey [redacted]' } } })
+  })
+})
+
+describe('every Authorization value in a text is replaced, not only the first', () => {
+  const TWO_FOREIGN = 'tenant a: ApiKey sk_tenant_a_111; tenant b: ApiKey sk_tenant_b_222'
+
+  it('two foreign ApiKey values (neither the client’s key) are both replaced', () => {
+    const redacted = keyRedactor(REAL_KEY)(TWO_FOREIGN)
+    expect(redacted).toBe('tenant a: ApiKey [redacted]; tenant b: ApiKey [redacted]')
+    // The same function reused on another text: a `g` regex keeps no state between calls.
+    expect(keyRedactor(REAL_KEY)(`${TWO_FOREIGN} ${TWO_FOREIGN}`)).not.toMatch(/sk_tenant_/)
+  })
+
+  it('a logged response body (logBodies) shows neither of two foreign keys it echoes', async () => {
+    const logs = captureLogs()
+    const body = JSON.stringify({ message: TWO_FOREIGN })
+    const { client } = answeringClient(() => new Response(body, { status: 400 }), {
+      apiKey: REAL_KEY,
+      logger: logs.logger,
+      logLevel: 'debug',
+      logBodies: true,
+      maxRetries: 0,
+    })
+    expect(await rejectionOf(client.events.cancel('tx-1'))).toBeInstanceOf(BadRequestError)
+    const attempt = logs.lines.find((line) => line.level === 'debug' && line.details?.status === 400)
+    expect(attempt?.details?.responseBody).toBe(
+      JSON.stringify({ message: 'tenant a: ApiKey [redacted]; tenant b: ApiKey [redacted]' }),
+    )
+    for (const line of logs.lines) expect(line.rendered).not.toMatch(/sk_tenant_/)
   })
 })

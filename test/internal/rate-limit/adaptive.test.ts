@@ -209,6 +209,34 @@ describe('RateLimiter without RateLimit headers', () => {
   })
 })
 
+describe('RateLimiter after a 429', () => {
+  const tooMany = (retryAfter: string) => ({ status: 429, headers: { 'retry-after': retryAfter } })
+
+  it('a second 429 with a later Retry-After holds a request that already waits until the later end', async () => {
+    const limiter = createRateLimiter()
+    // Two requests sent before any answer: nothing is known, both go at once.
+    expect(limiter.acquire(1, {}, undefined)).toBeUndefined()
+    expect(limiter.acquire(1, {}, undefined)).toBeUndefined()
+    // The first answers 429, Retry-After: 1 — everything pauses until t = 1 000.
+    limiter.settle(1, tooMany('1'))
+    // A third request comes and waits for the end of that pause.
+    const turn = limiter.acquire(1, {}, undefined)
+    expect(turn).toBeInstanceOf(Promise)
+    let releasedAt: number | undefined
+    void turn?.then(() => (releasedAt = Date.now() - START))
+    await vi.advanceTimersByTimeAsync(500)
+    // The second request, in flight all along, answers 429 too, Retry-After: 3 — until t = 3 500.
+    limiter.settle(1, tooMany('3'))
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(releasedAt).toBeUndefined() // past the first pause's end (1 000)
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(releasedAt).toBeUndefined() // t = 3 499
+    await vi.advanceTimersByTimeAsync(1)
+    expect(releasedAt).toBe(3_500)
+    limiter.settle(1, { status: 201, headers: {} })
+  })
+})
+
 describe.each(TRANSPORTS)('over a real socket through %s, on the real clock', (transport) => {
   afterEach(closeClients)
 

@@ -1,5 +1,3 @@
-const standIns = new WeakSet<object>()
-
 /**
  * A schema built the first time it is used rather than when the package is imported. Building
  * every table's schema at import was most of the package's own start-up cost, paid by every fresh
@@ -15,7 +13,7 @@ export function deferred<Schema extends object>(build: () => Schema): Schema {
     schema ??= build()
     return schema
   }
-  const standIn = new Proxy({} as Schema, {
+  return new Proxy({} as Schema, {
     get: (_, key) => Reflect.get(built(), key),
     set: (_, key, value) => Reflect.set(built(), key, value),
     has: (_, key) => Reflect.has(built(), key),
@@ -29,11 +27,4 @@ export function deferred<Schema extends object>(build: () => Schema): Schema {
     defineProperty: (_, key, descriptor) => Reflect.defineProperty(built(), key, descriptor),
     getPrototypeOf: () => Reflect.getPrototypeOf(built()),
   })
-  standIns.add(standIn)
-  return standIn
-}
-
-/** Whether `value` is a stand-in made by `deferred` (it says so without building the schema). */
-export function isDeferred(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && standIns.has(value)
 }

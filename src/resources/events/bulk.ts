@@ -15,8 +15,7 @@ import {
 import type { Executor } from '../../internal/pipeline/request-core.js'
 import { checkBulkOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import { eventIssues } from './event-issues.js'
-import type { EventOperations } from './operations.js'
+import { type EventOperations, eventIssues } from './operations.js'
 import { streamChunks } from './stream.js'
 
 /**

@@ -13,9 +13,8 @@ import { deadlineError } from '../../internal/pipeline/waits.js'
 import { callerAbortError } from '../../internal/transport/attempt.js'
 import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import { eventIssues } from './event-issues.js'
 import { isEventIterable } from './event-source.js'
-import type { EventOperations } from './operations.js'
+import { type EventOperations, eventIssues } from './operations.js'
 import { sendInOrder } from './send-in-order.js'
 
 /** What the stream says of every request, in the order of the source. */

@@ -10,7 +10,7 @@ import { RequestCore } from './internal/pipeline/request-core.js'
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
 import { LevelLogger } from './internal/text/level-logger.js'
-import { callGlobalFetch, FetchConnector, globalFetch } from './internal/transport/fetch.js'
+import { callGlobalFetch, fetchConnector, globalFetch } from './internal/transport/fetch.js'
 import type { Connector } from './internal/transport/types.js'
 import { checkClientOptionKeys, checkClientOptions } from './internal/validation/option-schemas.js'
 import type { InferInput } from './internal/validation/standard-schema.js'
@@ -260,7 +260,7 @@ function connect(options: ClientOptions, settings: Settings): Connector {
   if (userFetch !== undefined) {
     // The global fetch is looked up at each call, as code calling `fetch(…)` does: msw's setupServer
     // and other interceptors replace it after the client may have been built.
-    return new FetchConnector(userFetch === globalFetch() ? callGlobalFetch : userFetch)
+    return fetchConnector(userFetch === globalFetch() ? callGlobalFetch : userFetch)
   }
   if (options.dispatcher !== undefined) return platform.dispatcherConnector(options.dispatcher)
   return platform.defaultConnector(settings.timeoutMs)

@@ -101,8 +101,8 @@ export interface ClientOptions {
    * `'off'` skips the check. `'lenient'` checks every response for its kind of value (a read answered
    * with an array instead of an object throws in every mode but `'off'`), and the full schema on the
    * first 16 responses of each operation per client, then on every 64th: a server that drifts does so
-   * on every response, so the warning still comes within 64 calls, at a fraction of the CPU (a full
-   * check of a 20 KB notification costs as much as parsing its JSON). Use `'strict'` to check all.
+   * on every response, so the warning still comes within 64 calls, at a fraction of the CPU (the full
+   * check of a large notification costs about as much as parsing its JSON). Use `'strict'` to check all.
    * @example `new NotificationClient({ responseValidation: 'strict' })`
    */
   responseValidation?: ResponseValidation | undefined

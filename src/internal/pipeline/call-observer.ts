@@ -139,8 +139,8 @@ class ObservedCall implements Sender {
     let merged: Record<string, string> | undefined
     for (const name in headers) {
       if (merged === undefined) {
-        // A copy rather than new keys on the request's own headers object: V8 makes adding a key to
-        // a copy of the client's header templates cost µs (a header named `__proto__` is not copied).
+        // A fresh object rather than new keys on a copy of the client's header templates, which V8
+        // makes slow (a header named `__proto__` is not copied).
         merged = {}
         for (const own in wire.headers) merged[own] = wire.headers[own] as string
       }

@@ -254,7 +254,7 @@ export class RequestCore {
       } catch (error) {
         limiter?.settle(cost)
         if (!(error instanceof NotifyKitError)) throw error
-        this.#logFailedAttempt(wire, error, attempts, started)
+        this.#logAttempt(wire, error, attempts, started)
         sender.attempted?.(undefined, error)
         if (error instanceof TimeoutError && attemptTimeout < timeoutMs)
           throw deadlineError(options.deadlineMs, { cause: error })
@@ -281,39 +281,32 @@ export class RequestCore {
     }
   }
 
-  #logAttempt(wire: WireRequest, response: WireResponse, attempt: number, started: number) {
+  /**
+   * One debug line per attempt, with everything in the message too: loggers that drop the fields
+   * (pino with a string first) still get the whole line.
+   */
+  #logAttempt(wire: WireRequest, outcome: WireResponse | NotifyKitError, attempt: number, started: number) {
     const logger = this.#config.logger
     if (!logger.enabled('debug')) return
     const durationMs = Math.round(performance.now() - started)
-    const requestId = requestIdOf(response.headers)
-    // Everything is in the message too: loggers that drop the details object (pino with a string
-    // first) still get the whole line.
-    const summary = `${wire.method} ${wire.path} ${response.status} in ${durationMs} ms`
-    logger.debug(`${summary} (attempt ${attempt}, request ${requestId ?? 'none'})`, {
-      method: wire.method,
-      path: wire.path,
-      status: response.status,
+    const { method, path } = wire
+    if (outcome instanceof NotifyKitError) {
+      const line = `${method} ${path} failed in ${durationMs} ms (attempt ${attempt}): ${outcome.message}`
+      logger.debug(line, { method, path, error: outcome.name, durationMs, attempt })
+      return
+    }
+    const { status } = outcome
+    const requestId = requestIdOf(outcome.headers)
+    const line = `${method} ${path} ${status} in ${durationMs} ms (attempt ${attempt}, request ${requestId ?? 'none'})`
+    logger.debug(line, {
+      method,
+      path,
+      status,
       durationMs,
       attempt,
       requestId,
-      ...(this.#config.logBodies ? { requestBody: wire.body, responseBody: response.body } : {}),
+      ...(this.#config.logBodies ? { requestBody: wire.body, responseBody: outcome.body } : {}),
     })
-  }
-
-  #logFailedAttempt(wire: WireRequest, error: NotifyKitError, attempt: number, started: number) {
-    const logger = this.#config.logger
-    if (!logger.enabled('debug')) return
-    const durationMs = Math.round(performance.now() - started)
-    logger.debug(
-      `${wire.method} ${wire.path} failed in ${durationMs} ms (attempt ${attempt}): ${error.message}`,
-      {
-        method: wire.method,
-        path: wire.path,
-        error: error.name,
-        durationMs,
-        attempt,
-      },
-    )
   }
 }
 

@@ -12,8 +12,9 @@ import type { Operation, ResultKind } from './operation.js'
  * (per client), then of every `FULLY_CHECKED_EVERY`th; every response is still checked for its kind
  * of value. Lenient mode never changes what is returned: it only warns, once per operation, that the
  * server drifted from the documented shape. A server that drifts does so on every response, so
- * sampling finds it within 64 calls, while full validation of a 20 KB notification costs as much
- * CPU as `JSON.parse` of it. Strict mode checks every response; off checks none.
+ * sampling finds it within `FULLY_CHECKED_EVERY` calls, while the full check of a large
+ * notification costs about as much CPU as parsing its JSON. Strict mode checks every response; off
+ * checks none.
  */
 const FULLY_CHECKED_FIRST = 16
 const FULLY_CHECKED_EVERY = 64

@@ -1,5 +1,5 @@
 import { NotifyKitError } from '../../core/errors.js'
-import { callGlobalFetch, FetchConnector, globalFetch } from '../transport/fetch.js'
+import { callGlobalFetch, fetchConnector, globalFetch } from '../transport/fetch.js'
 import { isBrowser } from './runtime.js'
 import type { Platform } from './types.js'
 
@@ -19,7 +19,7 @@ export const platform: Platform = {
     if (typeof globalFetch() !== 'function') {
       throw new NotifyKitError('This runtime has no global fetch: pass one with the fetch option')
     }
-    return new FetchConnector(callGlobalFetch)
+    return fetchConnector(callGlobalFetch)
   },
   dispatcherConnector() {
     throw new NotifyKitError(

@@ -1,3 +1,4 @@
+import type { ResponseHeaders } from '../http/response-headers.js'
 import { isPlainObject } from '../validation/parse.js'
 
 // Keeping the API key out of everything the SDK writes or hands back: log lines, errors raised by
@@ -100,17 +101,14 @@ export class ResponseSecretScrubber {
   }
 
   /** The headers with every echo replaced; the same object when there is none. */
-  headers<Headers extends Record<string, string | string[] | undefined>>(headers: Headers): Headers {
+  headers(headers: ResponseHeaders): ResponseHeaders {
     const forms = this.#forms
     if (forms.length === 0 || !headersEcho(headers, forms)) return headers
-    const copy = Object.create(Object.getPrototypeOf(headers)) as Headers
+    const copy: ResponseHeaders = {}
     for (const [name, value] of Object.entries(headers)) {
+      // defineProperty, so that a header named `__proto__` stays a header.
       Object.defineProperty(copy, name, {
-        value: Array.isArray(value)
-          ? value.map((item) => redactForms(item, forms))
-          : value === undefined
-            ? value
-            : redactForms(value, forms),
+        value: redactForms(value, forms),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -125,15 +123,8 @@ function includesAny(text: string, forms: readonly string[]): boolean {
   return false
 }
 
-function headersEcho(headers: Record<string, string | string[] | undefined>, forms: readonly string[]) {
-  for (const name of Object.keys(headers)) {
-    const value = headers[name]
-    if (typeof value === 'string') {
-      if (includesAny(value, forms)) return true
-    } else if (Array.isArray(value)) {
-      for (const item of value) if (includesAny(item, forms)) return true
-    }
-  }
+function headersEcho(headers: ResponseHeaders, forms: readonly string[]): boolean {
+  for (const name in headers) if (includesAny(headers[name] as string, forms)) return true
   return false
 }
 

@@ -28,18 +28,8 @@ export const callGlobalFetch: FetchFunction = (url, init) =>
  * edge, Bun, Deno), or the user's on any runtime. There is no pool of the SDK's to close.
  * @internal
  */
-export class FetchConnector implements Connector {
-  readonly #fetch: FetchFunction
-
-  constructor(fetch: FetchFunction) {
-    this.#fetch = fetch
-  }
-
-  transport(settings: TransportSettings): Transport {
-    return new FetchTransport(this.#fetch, settings)
-  }
-
-  async close(): Promise<void> {}
+export function fetchConnector(fetch: FetchFunction): Connector {
+  return { transport: (settings) => new FetchTransport(fetch, settings), close: async () => {} }
 }
 
 /**

@@ -10,21 +10,12 @@ import type { Connector, Transport, TransportSettings, WireRequest, WireResponse
  * the user's dispatcher (ProxyAgent, MockAgent, the test kit's; never closed by the SDK).
  * @internal
  */
-export class UndiciConnector implements Connector {
-  readonly #dispatcher: Dispatcher
-  readonly #owned: boolean
-
-  constructor(dispatcher: Dispatcher, owned: boolean) {
-    this.#dispatcher = dispatcher
-    this.#owned = owned
-  }
-
-  transport(settings: TransportSettings): Transport {
-    return new UndiciTransport(this.#dispatcher, settings)
-  }
-
-  async close(): Promise<void> {
-    if (this.#owned) await this.#dispatcher.close()
+export function undiciConnector(dispatcher: Dispatcher, owned: boolean): Connector {
+  return {
+    transport: (settings) => new UndiciTransport(dispatcher, settings),
+    close: async () => {
+      if (owned) await dispatcher.close()
+    },
   }
 }
 

@@ -25,7 +25,7 @@ async function schemasBuiltBy(run: () => Promise<unknown> | unknown): Promise<nu
 }
 
 describe('deferred schemas', () => {
-  it('importing the package builds no schema; a call builds the ones it checks with, once', async () => {
+  it('importing the package and constructing a default client build no schema; a call builds the ones it checks with, once', async () => {
     vi.resetModules()
     let sdk: typeof import('../../src/index.js') | undefined
     const atImport = await schemasBuiltBy(async () => {
@@ -33,6 +33,7 @@ describe('deferred schemas', () => {
     })
     const { NotificationClient } = sdk as typeof import('../../src/index.js')
     const options = { apiKey: 'nk_test_0123456789abcdef', baseUrl: 'http://127.0.0.1:9' }
+    expect(await schemasBuiltBy(() => new NotificationClient(options))).toBe(0)
     // A call builds the schemas it checks with, at its first use: its request's and its result's.
     const answering = async () =>
       new Response(

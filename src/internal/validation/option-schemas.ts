@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { NotifyKitError, type ValidationIssue } from '../../core/errors.js'
+import type { LogLevel } from '../../core/logger.js'
 import {
   type BulkTriggerOptions,
   type ClientOptions,
@@ -7,12 +8,13 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
+  type ResponseValidation,
   type TriggerStreamOptions,
 } from '../../core/options.js'
 import { invalidRequestOptions } from '../http/headers.js'
 import { LOG_LEVELS } from '../text/level-logger.js'
 import { deferred } from './deferred.js'
-import { failureOf, issuesOf, safeParse } from './parse.js'
+import { failureOf, issuesOf } from './parse.js'
 import { isStandardSchema } from './standard-schema.js'
 
 // The rules for the options of a client and of a call. A client option that breaks one is a
@@ -56,26 +58,31 @@ const workflowSchemas = deferred(() =>
     ),
 )
 
+/** What the checked client options are when none of them is given. */
+const CLIENT_DEFAULTS: CheckedClientOptions = {
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  maxRetries: DEFAULT_MAX_RETRIES,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+  logLevel: 'warn',
+  responseValidation: 'lenient',
+}
+
 /**
- * The client's options, each message a whole sentence naming the option, defaults filled in.
- * `apiKey`, `baseUrl`, `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts,
- * base-url.ts), whose messages must never repeat a secret.
+ * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
+ * `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts, base-url.ts), whose
+ * messages must never repeat a secret; `workflows` has its own below. Checks only:
+ * `checkClientOptions` fills the defaults and reads `logLevel` in any case.
  */
 const clientOptionsSchema = deferred(() =>
   z.object({
-    timeoutMs: z._default(
+    timeoutMs: z.optional(
       positiveNumber(`timeoutMs must be a positive number ≤ ${MAX_TIMER_MS}`, MAX_TIMER_MS),
-      DEFAULT_TIMEOUT_MS,
     ),
-    maxRetries: z._default(wholeNumber('maxRetries must be a whole number ≥ 0', 0), DEFAULT_MAX_RETRIES),
-    maxResponseBytes: z._default(
-      positiveNumber('maxResponseBytes must be a positive number'),
-      DEFAULT_MAX_RESPONSE_BYTES,
-    ),
-    logLevel: z._default(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR }), 'warn'),
-    responseValidation: z._default(
+    maxRetries: z.optional(wholeNumber('maxRetries must be a whole number ≥ 0', 0)),
+    maxResponseBytes: z.optional(positiveNumber('maxResponseBytes must be a positive number')),
+    logLevel: z.optional(z.enum(LOG_LEVELS, { error: LOG_LEVEL_ERROR })),
+    responseValidation: z.optional(
       z.enum(['lenient', 'strict', 'off'], { error: 'responseValidation must be lenient, strict or off' }),
-      'lenient',
     ),
     fetch: z.optional(
       z.custom((value) => typeof value === 'function', { error: 'fetch must be a function' }),
@@ -84,9 +91,28 @@ const clientOptionsSchema = deferred(() =>
       z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }),
     ),
     rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
-    workflows: z.optional(workflowSchemas),
   }),
 )
+
+/** The options `clientOptionsSchema` and `workflowSchemas` check, listed so that the usual client skips both. */
+const CHECKED_CLIENT_OPTION_KEYS = [
+  'timeoutMs',
+  'maxRetries',
+  'maxResponseBytes',
+  'logLevel',
+  'responseValidation',
+  'fetch',
+  'dangerouslyAllowBrowser',
+  'workflows',
+  'rateLimit',
+] as const
+// Fails to compile when the schema checks an option the list lacks.
+type Unlisted = Exclude<
+  keyof z.input<typeof clientOptionsSchema>,
+  (typeof CHECKED_CLIENT_OPTION_KEYS)[number]
+>
+const everyCheckedOptionListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyCheckedOptionListed
 
 /**
  * Every client option, so that one JavaScript (or a cast) misspells is refused instead of silently
@@ -175,10 +201,13 @@ export function checkClientOptionKeys(options: object): void {
 }
 
 /** The client options that the client's settings take as checked here, defaults filled in. */
-type CheckedClientOptions = Pick<
-  z.output<typeof clientOptionsSchema>,
-  'timeoutMs' | 'maxRetries' | 'maxResponseBytes' | 'logLevel' | 'responseValidation'
->
+interface CheckedClientOptions {
+  timeoutMs: number
+  maxRetries: number
+  maxResponseBytes: number
+  logLevel: LogLevel
+  responseValidation: ResponseValidation
+}
 
 /**
  * Throws the configuration error for the first option that breaks its rule. `environmentLogLevel`
@@ -191,9 +220,21 @@ export function checkClientOptions(
   const level = options.logLevel ?? environmentLogLevel
   // Any case; an empty value (NOTIFYKIT_LOG set to nothing) means the default.
   const logLevel = typeof level === 'string' ? level.toLowerCase() || undefined : level
-  const parsed = safeParse(clientOptionsSchema, { ...options, logLevel })
-  if (!parsed.success) throw new NotifyKitError(parsed.error.issues[0]?.message ?? 'Invalid client options')
-  return parsed.data
+  const checked = { ...options, logLevel }
+  // The usual client (a key, a URL, perhaps headers) sets none of these: it gets the defaults
+  // without the schema being built, which a fresh serverless instance would pay for at its start.
+  if (CHECKED_CLIENT_OPTION_KEYS.every((key) => checked[key] === undefined)) return { ...CLIENT_DEFAULTS }
+  const failure =
+    failureOf(clientOptionsSchema, checked) ??
+    (checked.workflows === undefined ? undefined : failureOf(workflowSchemas, checked.workflows))
+  if (failure) throw new NotifyKitError(failure.issues[0]?.message ?? 'Invalid client options')
+  return {
+    timeoutMs: checked.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
+    maxRetries: checked.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+    maxResponseBytes: checked.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
+    logLevel: (checked.logLevel as LogLevel | undefined) ?? CLIENT_DEFAULTS.logLevel,
+    responseValidation: checked.responseValidation ?? CLIENT_DEFAULTS.responseValidation,
+  }
 }
 
 // A `maxRetries` of `NaN` would never stop retrying, and a `timeoutMs` of `NaN` would time every

@@ -11,6 +11,9 @@ import { Agent, type Dispatcher, Pool, request } from 'undici'
 // The SDK's own default attempt timeout, for the fetch floor that does what each attempt does: a
 // constant only (the module holds no other code), so the raw clients load nothing of the SDK.
 import { DEFAULT_TIMEOUT_MS } from '../src/core/options.js'
+// The SDK's own schemas, for the floors that check what the SDK checks: the same zod schemas, so that
+// the checks cost the floor what they cost the SDK.
+import { NotificationSchema, TriggerEventRequestSchema, TriggerResultSchema } from '../src/schemas/index.js'
 import {
   API_KEY,
   NOTIFICATION,
@@ -97,8 +100,25 @@ function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
 }
 
 /**
- * The SDK's wire work done by hand, for the transport in question: every header the SDK sends, a
- * fresh idempotency key per POST, and the JSON parsed. Its ratio is the honest price of the SDK.
+ * The checks the SDK makes by default, by hand with the same zod schemas: the request before it is
+ * sent, every time; the result in full on the first 16 responses and every 64th after (lenient
+ * mode's sample), and for its kind of value on every one.
+ */
+function resultCheck(schema: { safeParse(value: unknown): { success: boolean } }) {
+  let read = 0
+  return (data: unknown) => {
+    read++
+    const sampled = read <= 16 || (read - 16) % 64 === 0
+    const usable = sampled ? schema.safeParse(data).success : typeof data === 'object' && data !== null
+    if (!usable) throw new Error('the response does not match its schema')
+    return data
+  }
+}
+
+/**
+ * The SDK's work done by hand, for the transport in question: every header the SDK sends, a fresh
+ * idempotency key per POST, the JSON parsed, and the request and the result checked with the SDK's
+ * schemas as its default mode does. Its ratio is the honest price of the SDK.
  */
 function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
   const origin = `http://127.0.0.1:${port}`
@@ -134,9 +154,12 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
     authorization: `ApiKey ${API_KEY}`,
   }
   const getPath = `/v1/notifications/${encodeURIComponent(NOTIFICATION_ID)}`
+  const triggerResult = resultCheck(TriggerResultSchema)
+  const notification = resultCheck(NotificationSchema)
   return {
     name: clientName(spec),
     async trigger() {
+      if (!TriggerEventRequestSchema.safeParse(TRIGGER_EVENT).success) throw new Error('invalid event')
       const headers = { ...common, 'content-type': 'application/json', 'idempotency-key': randomUUID() }
       const { status, json } = await send(
         '/v1/events/trigger',
@@ -145,12 +168,12 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
         JSON.stringify(TRIGGER_EVENT),
       )
       if (status !== 201) throw new Error(`status ${status}`)
-      return json.data
+      return triggerResult(json.data)
     },
     async get() {
       const { status, json } = await send(getPath, 'GET', { ...common })
       if (status !== 200) throw new Error(`status ${status}`)
-      return json.data
+      return notification(json.data)
     },
     close: async () => pool?.close(),
   }

@@ -17,14 +17,14 @@ export const RAW_AGENT_REQUEST = 'raw undici, agent.request'
  * `content-type` headers, and a fresh `randomUUID()` idempotency key on every POST. One per transport:
  * undici's `Pool.request`, and the global `fetch` with `JSON.parse` of the body.
  */
-export const RAW_POOL_SAME_WIRE = 'raw undici Pool.request, same wire work'
-export const RAW_FETCH_SAME_WIRE = 'raw fetch, same wire work'
+export const RAW_POOL_SAME_WIRE = 'raw undici Pool.request, same wire work and checks'
+export const RAW_FETCH_SAME_WIRE = 'raw fetch, same wire work and checks'
 /**
  * For reference: the same fetch calls, each with what the SDK gives every attempt, an AbortSignal
  * that a timer aborts. Node's fetch pays to follow a request's signal (a WeakRef, a finalization
  * record and a listener per request); this floor shows that share of the SDK's ratio to plain fetch.
  */
-export const RAW_FETCH_TIMEOUT = 'raw fetch, same wire work, with a timeout signal'
+export const RAW_FETCH_TIMEOUT = 'raw fetch, same wire work and checks, with a timeout signal'
 
 /** Raw undici through one of its request calls, or raw fetch (with or without a timeout signal). */
 export interface RawClientSpec {

@@ -212,8 +212,9 @@ function rows(
     )
   }
   // Against other floors, lenient: undici's agent.request (its lowest-level call: what the SDK's own
-  // work costs; no target), and the same wire work done by hand (every header, a fresh key per POST)
-  // over each transport: undici's Pool.request, and fetch with JSON.parse (the fetch row's target).
+  // work costs; no target), and the same work done by hand (every header, a fresh key per POST, the
+  // request and the result checked with the SDK's schemas as lenient mode does) over each transport:
+  // undici's Pool.request, and fetch with JSON.parse (the fetch row's target).
   const floors = [
     {
       client: clientName(LENIENT),
@@ -224,19 +225,19 @@ function rows(
     {
       client: clientName(LENIENT),
       floor: RAW_POOL_SAME_WIRE,
-      against: 'undici Pool.request doing the same wire work',
+      against: 'undici Pool.request doing the same wire work and checks',
       target: { kind: 'max', ratio: 1.15 } as const,
     },
     {
       client: clientName(OVER_FETCH),
       floor: RAW_FETCH_SAME_WIRE,
-      against: 'fetch doing the same wire work',
+      against: 'fetch doing the same wire work and checks',
       target: { kind: 'max', ratio: 1.15 } as const,
     },
     {
       client: clientName(OVER_FETCH),
       floor: RAW_FETCH_TIMEOUT,
-      against: 'fetch doing the same wire work with a timeout signal',
+      against: 'fetch doing the same wire work and checks with a timeout signal',
       target: undefined,
     },
   ]

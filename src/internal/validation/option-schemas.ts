@@ -70,7 +70,7 @@ const CLIENT_DEFAULTS: CheckedClientOptions = {
 /**
  * The client's options, each message a whole sentence naming the option. `apiKey`, `baseUrl`,
  * `allowInsecureHttp` and `defaultHeaders` have their own checks (headers.ts, base-url.ts), whose
- * messages must never repeat a secret; `workflows` has its own below. Checks only:
+ * messages must never repeat a secret; `workflows` has its own (`workflowSchemas`). Checks only:
  * `checkClientOptions` fills the defaults and reads `logLevel` in any case.
  */
 const clientOptionsSchema = deferred(() =>

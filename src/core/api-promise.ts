@@ -14,6 +14,15 @@ export interface ResponseInfo {
   attempts: number
 }
 
+/**
+ * A rejection handler, checked as a Promise's is: it may declare the error type it expects
+ * (`(error: Error) => …`), since what a promise rejects with is never typed. Written as a method so
+ * that TypeScript compares its parameter both ways, which a Promise gets from its `any`.
+ */
+type RejectionHandler<Rejected> = {
+  handle(reason: unknown): Rejected | PromiseLike<Rejected>
+}['handle']
+
 export interface WithResponse<T> {
   data: T
   response: ResponseInfo
@@ -54,7 +63,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
   // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is awaitable by design
   then<Fulfilled = T, Rejected = never>(
     onFulfilled?: ((value: T) => Fulfilled | PromiseLike<Fulfilled>) | null,
-    onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
+    onRejected?: RejectionHandler<Rejected> | null,
   ): Promise<Fulfilled | Rejected> {
     // `await` lands here once per call: straight from the outcome, without the intermediate
     // promise of the data alone (one promise and one microtask fewer per call).
@@ -62,9 +71,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#outcome.then((outcome) => onFulfilled(outcome.data), onRejected)
   }
 
-  catch<Rejected = never>(
-    onRejected?: ((reason: unknown) => Rejected | PromiseLike<Rejected>) | null,
-  ): Promise<T | Rejected> {
+  catch<Rejected = never>(onRejected?: RejectionHandler<Rejected> | null): Promise<T | Rejected> {
     return this.#dataPromise().catch(onRejected)
   }
 

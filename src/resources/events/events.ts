@@ -69,7 +69,7 @@ export class Events<W extends object = WorkflowPayloads> {
    * first request and every result is returned; for sends too large to hold, use `triggerStream`.
    * With a typed client, events built before the call need a type (`TriggerEventOf<typeof client,
    * 'weekly-digest'>[]`, or the generator's yield type): without one, TypeScript widens each `name`
-   * to `string`.
+   * to `string`. A wrong event of a list written in the call is reported at that event.
    *
    * @example
    * ```ts
@@ -80,7 +80,11 @@ export class Events<W extends object = WorkflowPayloads> {
    * ```
    */
   triggerBulk<Name extends string>(
-    events: EventIterable<CheckedTrigger<W, Name>>,
+    // An array apart from the other iterables: TypeScript checks a list written in the call against
+    // an array type element by element and reports a wrong event at that event, where against
+    // `Iterable` alone it reports the whole list at the call. One signature, not overloads: with two,
+    // a wrong event is reported as "No overload matches this call", at the method's name.
+    events: readonly CheckedTrigger<W, Name>[] | EventIterable<CheckedTrigger<W, Name>>,
     options?: BulkTriggerOptions,
   ): ApiPromise<TriggerResult[]> {
     const operations = this.#operations

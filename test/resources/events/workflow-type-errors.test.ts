@@ -37,6 +37,10 @@ const cases = {
   missingPayload: `client.events.trigger({ name: 'welcome', to: 'u1' })`,
   unknownName: `client.events.trigger({ name: 'welcom', to: 'u1', payload: { firstName: 'Ada' } })`,
   bulkTypo: `client.events.triggerBulk(users.map((user) => ({ name: 'weekly-digest', to: user.id, payload: { wek: 'w' } })))`,
+  bulkInlineWrongType: `client.events.triggerBulk([
+  { name: 'welcome', to: 'u1', payload: { firstName: 'Ada' } },
+  { name: 'order-shipped', to: 'u2', payload: { orderId: 42 } },
+])`,
   widenedName: `const events = users.map((user) => ({ name: 'weekly-digest', to: user.id, payload: { week: 'w' } }))
 client.events.triggerBulk(events)`,
   annotatedTypo: `const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({ name: 'weekly-digest', to: user.id, payload: { wek: 'w' } }))`,
@@ -44,8 +48,11 @@ client.events.triggerBulk(events)`,
 }
 type Case = keyof typeof cases
 
-/** Every case compiled in one program, each in its own block; the messages of each, flattened. */
-function compileCases(): Record<Case, string[]> {
+/**
+ * Every case compiled in one program, each in its own block; the messages of each, flattened, and
+ * the line of each in its case (0 for the case's first line).
+ */
+function compileCases(): { messages: Record<Case, string[]>; lines: Record<Case, number[]> } {
   const parsed = ts.getParsedCommandLineOfConfigFile(
     `${root}tsconfig.json`,
     {},
@@ -76,6 +83,7 @@ function compileCases(): Record<Case, string[]> {
   const file = program.getSourceFile(userFile)
   if (!file) throw new Error('the user file was not compiled')
   const messages = Object.fromEntries(names.map((name) => [name, [] as string[]])) as Record<Case, string[]>
+  const lines = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Case, number[]>
   for (const diagnostic of ts.getPreEmitDiagnostics(program, file)) {
     const line = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line
     const index = startLines.findLastIndex((start) => start <= line)
@@ -83,14 +91,18 @@ function compileCases(): Record<Case, string[]> {
     const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')
     if (name === undefined) throw new Error(`an error outside the cases: ${text}`)
     messages[name].push(text)
+    lines[name].push(line - (startLines[index] ?? 0) - 1)
   }
-  return messages
+  return { messages, lines }
 }
 
 describe('type errors of typed workflows name the workflow at fault', () => {
   let messages: Record<Case, string[]>
+  let lines: Record<Case, number[]>
   beforeAll(() => {
-    messages = compileCases()
+    const compiled = compileCases()
+    messages = compiled.messages
+    lines = compiled.lines
   }, 120_000)
 
   const only = (name: Case) => {
@@ -121,6 +133,12 @@ describe('type errors of typed workflows name the workflow at fault', () => {
     expect(only('bulkTypo')).toContain("Property 'week' is missing in type '{ wek: string; }'")
     expect(only('annotatedTypo')).toContain("Property 'week' is missing in type '{ wek: string; }'")
     expect(messages.bulkTypo.join() + messages.annotatedTypo.join()).not.toMatch(/firstName|orderId/)
+  })
+
+  it('a wrong event in a list written in the call: at that event, in one line', () => {
+    // Line 0 is the call, line 2 the second event: the one a `@ts-expect-error` would sit above.
+    expect(only('bulkInlineWrongType')).toBe("Type 'number' is not assignable to type 'string'.")
+    expect(lines.bulkInlineWrongType).toEqual([2])
   })
 
   it('a field of the wrong type, and a missing payload, against that workflow alone', () => {

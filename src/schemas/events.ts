@@ -1,29 +1,55 @@
 import * as z from 'zod/mini'
 import { deferred } from '../internal/validation/deferred.js'
+import { isPlainObject } from '../internal/validation/parse.js'
 import { nullishString, optionalJsonObject, optionalString, optionalStringArray } from './fields.js'
 import type { KnownFields } from './known-fields.js'
-import { IdentifierSchema, JsonObjectSchema, openEnum } from './shared.js'
+import {
+  ContextSchema,
+  IdentifierSchema,
+  type JsonObject,
+  JsonObjectSchema,
+  openEnum,
+  SEVERITY_LEVELS,
+} from './shared.js'
 
-/** Providers of chat and push channels the server is known to use; open. */
+/** Providers of chat and push channels the server knows; open, since it adds providers. */
 export const ProviderIdSchema = deferred(() =>
   openEnum([
     'slack',
     'discord',
     'msteams',
+    'webex-messaging',
     'mattermost',
+    'ryver',
+    'zulip',
+    'grafana-on-call',
+    'getstream',
+    'rocket-chat',
+    'whatsapp-business',
+    'line',
+    'chat-webhook',
+    'novu-slack',
+    'telegram',
+    'sendblue',
     'fcm',
     'apns',
     'expo',
     'one-signal',
-    'chat-webhook',
+    'pushpad',
+    'push-webhook',
+    'pusher-beams',
+    'appio',
   ]),
 )
+export type ProviderId = z.infer<typeof ProviderIdSchema>
 
 /** A subscriber's settings for one provider of a chat or push channel. */
 export const ChannelSettingsSchema = deferred(() =>
   z.strictObject({
     providerId: ProviderIdSchema,
     integrationIdentifier: optionalString,
+    // Optional, where the service's OpenAPI document marks it required: its validation checks the
+    // object only when present, and an entry without one is how an integration is named alone.
     credentials: z.optional(
       z.strictObject({
         webhookUrl: optionalString,
@@ -34,7 +60,10 @@ export const ChannelSettingsSchema = deferred(() =>
 )
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>
 
-/** A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the rest. */
+/**
+ * A subscriber as a recipient: only `subscriberId` is required; the server accepts `null` for the
+ * rest but `channels`.
+ */
 export const SubscriberSchema = deferred(() =>
   z.strictObject({
     subscriberId: IdentifierSchema,
@@ -45,7 +74,7 @@ export const SubscriberSchema = deferred(() =>
     avatar: nullishString,
     locale: nullishString,
     timezone: nullishString,
-    data: optionalJsonObject,
+    data: z.nullish(JsonObjectSchema),
     channels: z.optional(z.array(ChannelSettingsSchema)),
   }),
 )
@@ -105,8 +134,64 @@ export const TenantSchema = deferred(() =>
 )
 export type Tenant = z.infer<typeof TenantSchema>
 
-/** Provider overrides keyed by provider identifier, each with provider-specific content. */
-export const OverridesSchema = deferred(() => z.record(z.string(), JsonObjectSchema))
+/** Overrides of one workflow step, under `overrides.steps[stepId]`. */
+export const StepOverridesSchema = deferred(() =>
+  z.strictObject({
+    providers: z.optional(z.record(z.string(), JsonObjectSchema)),
+    layoutId: nullishString,
+  }),
+)
+export type StepOverrides = z.infer<typeof StepOverridesSchema>
+
+/** Overrides of a channel for every step of it, under `overrides.channels`. */
+export const ChannelOverridesSchema = deferred(() =>
+  z.strictObject({
+    email: z.optional(z.strictObject({ layoutId: nullishString })),
+  }),
+)
+export type ChannelOverrides = z.infer<typeof ChannelOverridesSchema>
+
+/**
+ * `overrides` of a trigger or broadcast, in either form the server takes: the structured keys
+ * (`steps`, `channels`, `providers`, `severity`, and the older `email`, `push`, `sms`, `chat`,
+ * `layoutIdentifier`), or provider-specific content keyed by provider id (`fcm`, `sendgrid`, …) at the
+ * top. Every key that is not a structured one must hold an object: a misspelt `severity` is refused
+ * rather than sent as a provider's overrides.
+ */
+export const TriggerOverridesSchema = deferred(() =>
+  z.catchall(
+    z.object({
+      steps: z.optional(z.record(z.string(), StepOverridesSchema)),
+      channels: z.optional(ChannelOverridesSchema),
+      providers: z.optional(z.record(z.string(), JsonObjectSchema)),
+      severity: z.optional(z.enum(SEVERITY_LEVELS)),
+      /** @deprecated Use `channels.email` or `providers`. */
+      email: optionalJsonObject,
+      /** @deprecated Use `providers`. */
+      push: optionalJsonObject,
+      /** @deprecated Use `providers`. */
+      sms: optionalJsonObject,
+      /** @deprecated Use `providers`. */
+      chat: optionalJsonObject,
+      /** @deprecated Use `channels.email.layoutId`. */
+      layoutIdentifier: optionalString,
+    }),
+    ProviderOverridesSchema,
+  ),
+)
+export type TriggerOverrides = z.infer<typeof TriggerOverridesSchema>
+
+/**
+ * The value of a top-level key of `overrides` that is not a structured one: a provider's overrides.
+ * Typed to admit strings too only because a TypeScript index signature must cover the structured
+ * keys' types (`severity`, `layoutIdentifier`); a string there is refused when checked.
+ */
+const ProviderOverridesSchema = deferred(() =>
+  z.custom<JsonObject | string>(isPlainObject, { message: "Expected an object: a provider's overrides" }),
+)
+
+/** @deprecated Renamed `TriggerOverridesSchema`, which also types the structured keys. */
+export const OverridesSchema = TriggerOverridesSchema
 
 /** The body of a trigger. */
 export const TriggerEventRequestSchema = deferred(() =>
@@ -114,10 +199,12 @@ export const TriggerEventRequestSchema = deferred(() =>
     name: IdentifierSchema,
     to: RecipientsSchema,
     payload: optionalJsonObject,
-    overrides: z.optional(OverridesSchema),
+    overrides: z.optional(TriggerOverridesSchema),
     transactionId: z.optional(IdentifierSchema),
     actor: z.optional(ActorSchema),
     tenant: z.optional(TenantSchema),
+    context: z.optional(ContextSchema),
+    bridgeUrl: optionalString,
   }),
 )
 export type TriggerEventRequest = z.infer<typeof TriggerEventRequestSchema>
@@ -135,15 +222,16 @@ export const BulkTriggerEventRequestSchema = deferred(() =>
 )
 export type BulkTriggerEventRequest = z.infer<typeof BulkTriggerEventRequestSchema>
 
-/** The body of a broadcast: like a trigger without `to`, and `payload` required. */
+/** The body of a broadcast: like a trigger without `to` and `bridgeUrl`, and `payload` required. */
 export const BroadcastEventRequestSchema = deferred(() =>
   z.strictObject({
     name: IdentifierSchema,
     payload: JsonObjectSchema,
-    overrides: z.optional(OverridesSchema),
+    overrides: z.optional(TriggerOverridesSchema),
     transactionId: z.optional(IdentifierSchema),
     actor: z.optional(ActorSchema),
     tenant: z.optional(TenantSchema),
+    context: z.optional(ContextSchema),
   }),
 )
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>

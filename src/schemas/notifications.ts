@@ -9,7 +9,7 @@ import {
   optionalStringArray,
 } from './fields.js'
 import type { KnownFields } from './known-fields.js'
-import { ChannelNameSchema, JsonObjectSchema, openEnum } from './shared.js'
+import { ChannelNameSchema, JsonObjectSchema, openEnum, SeveritySchema } from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless the server always sends them.
@@ -47,8 +47,6 @@ export const JobStatusSchema = deferred(() =>
 )
 export type JobStatus = z.infer<typeof JobStatusSchema>
 
-export const SeveritySchema = deferred(() => openEnum(['high', 'medium', 'low', 'none']))
-
 /** A step's filter. */
 export const FilterSchema = deferred(() =>
   z.looseObject({
@@ -60,7 +58,24 @@ export const FilterSchema = deferred(() =>
         z.looseObject({
           field: optionalString,
           value: optionalString,
-          operator: z.optional(openEnum(['LARGER', 'SMALLER', 'EQUAL', 'NOT_EQUAL'])),
+          operator: z.optional(
+            openEnum([
+              'LARGER',
+              'SMALLER',
+              'LARGER_EQUAL',
+              'SMALLER_EQUAL',
+              'EQUAL',
+              'NOT_EQUAL',
+              'ALL_IN',
+              'ANY_IN',
+              'NOT_IN',
+              'BETWEEN',
+              'NOT_BETWEEN',
+              'LIKE',
+              'NOT_LIKE',
+              'IN',
+            ]),
+          ),
           on: z.optional(openEnum(['subscriber', 'payload'])),
         }),
       ),
@@ -104,6 +119,7 @@ export const TimedDigestSchema = deferred(() =>
     ordinalValue: optionalString,
     monthlyType: z.optional(openEnum(['each', 'on'])),
     cronExpression: optionalString,
+    untilDate: optionalString,
   }),
 )
 export type TimedDigest = KnownFields<z.infer<typeof TimedDigestSchema>>
@@ -182,7 +198,9 @@ export type NotificationTemplate = KnownFields<z.infer<typeof NotificationTempla
 /** A notification: the record of one trigger for one subscriber, with its jobs. */
 export const NotificationSchema = deferred(() =>
   z.looseObject({
-    _id: z.string(),
+    // The server's OpenAPI document leaves `_id` out of its required fields: a body without one is
+    // still a notification.
+    _id: optionalString,
     _environmentId: z.string(),
     _organizationId: z.string(),
     _subscriberId: z.string(),
@@ -211,6 +229,7 @@ export const NotificationSchema = deferred(() =>
     topics: z.optional(z.array(z.looseObject({ _topicId: optionalString, topicKey: optionalString }))),
     severity: z.optional(SeveritySchema),
     critical: optionalBoolean,
+    contextKeys: optionalStringArray,
   }),
 )
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { deferred } from '../internal/validation/deferred.js'
-import { JsonObjectSchema, optionalBoolean, optionalString } from './fields.js'
+import { JsonObjectSchema, optionalBoolean, optionalJsonObject, optionalString } from './fields.js'
 import type { KnownFields } from './known-fields.js'
 
 /**
@@ -26,6 +26,27 @@ export const IdentifierSchema = deferred(() =>
 // Declared beside the shared fields, which wrap it once for every optional object field.
 export { JsonObjectSchema }
 export type JsonObject = z.infer<typeof JsonObjectSchema>
+
+export const SEVERITY_LEVELS = ['high', 'medium', 'low', 'none'] as const
+
+/** How urgent a notification is, as a notification reports it; open, since the server may add levels. */
+export const SeveritySchema = deferred(() => openEnum(SEVERITY_LEVELS))
+export type Severity = z.infer<typeof SeveritySchema>
+
+/**
+ * One entry of `context`: a context id, or `{ id, data? }` with data about it. `context` maps a
+ * context type (`tenant`, `app`, …) to one of these.
+ */
+export const ContextValueSchema = deferred(() =>
+  z.union([z.string(), z.strictObject({ id: z.string(), data: optionalJsonObject })], {
+    error: 'must be a context id or { id, data? }',
+  }),
+)
+export type ContextValue = z.infer<typeof ContextValueSchema>
+
+/** `context` of a trigger, broadcast or preferences update: context type to its id or `{ id, data? }`. */
+export const ContextSchema = deferred(() => z.record(z.string(), ContextValueSchema))
+export type Context = z.infer<typeof ContextSchema>
 
 export const CHANNEL_NAMES = ['email', 'sms', 'in_app', 'push', 'chat'] as const
 /** A channel name; open, since the server may add channels. */

@@ -6,6 +6,7 @@ import {
   ChannelNameSchema,
   ChannelPreferenceResultSchema,
   ChannelPreferenceSchema,
+  ContextSchema,
   IdentifierSchema,
   openEnum,
   ScheduleResultSchema,
@@ -18,6 +19,7 @@ export const UpdateSubscriberPreferencesRequestSchema = deferred(() =>
     channels: z.optional(ChannelPreferenceSchema),
     workflowId: z.optional(IdentifierSchema),
     schedule: z.optional(ScheduleSchema),
+    context: z.optional(ContextSchema),
   }),
 )
 export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>

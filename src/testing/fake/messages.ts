@@ -17,12 +17,12 @@ const EFFECT: Record<MarkAs, Partial<Pick<FakeMessage, 'read' | 'seen'>>> = {
 /**
  * POST /v1/subscribers/:subscriberId/messages/mark-all: returns how many messages changed, so `0`
  * when they already were in that state. With feed identifiers, only messages of those feeds count;
- * messages without a feed never match a feed filter; an empty list means every feed.
+ * messages without a feed never match a feed filter. An empty list matches no feed, so it marks
+ * nothing, as on the server (which looks the listed feeds up and marks the messages of those found).
  */
 export function markAll(state: FakeState, subscriberId: string, input: MarkAllInput): number {
   if (!state.subscribers.has(subscriberId)) throw new HttpError(404, `Subscriber not found: ${subscriberId}`)
-  const feeds =
-    input.feedIdentifiers && input.feedIdentifiers.length > 0 ? new Set(input.feedIdentifiers) : undefined
+  const feeds = input.feedIdentifiers && new Set(input.feedIdentifiers)
   const effect = EFFECT[input.markAs]
   const now = new Date().toISOString()
   let changed = 0

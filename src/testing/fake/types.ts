@@ -73,7 +73,7 @@ export interface FakeSubscriber {
   avatar?: string | null
   locale?: string | null
   timezone?: string | null
-  data?: Record<string, unknown>
+  data?: Record<string, unknown> | null
   channels?: unknown[]
 }
 
@@ -91,7 +91,7 @@ export interface FakeSubscriberRecord {
   readonly avatar?: string | null
   readonly locale?: string | null
   readonly timezone?: string | null
-  readonly data?: Readonly<Record<string, unknown>>
+  readonly data?: Readonly<Record<string, unknown>> | null
   readonly channels?: readonly unknown[]
   readonly createdAt: string
   /** Changes when a trigger or `addSubscriber()` sets a field. */

@@ -44,7 +44,7 @@ export interface BroadcastInput extends Omit<TriggerInput, 'to'> {}
 
 export interface MarkAllInput {
   markAs: MarkAs
-  /** `undefined` means every feed. */
+  /** `undefined` means every feed; an empty list, none. */
   feedIdentifiers: string[] | undefined
 }
 
@@ -109,7 +109,8 @@ function subscriberObject(
     if (v === null || typeof v === 'string') subscriber[key] = v
     else c.add(`${field}.${key}`, `${field}.${key} must be a string`, v)
   }
-  if (value.data !== undefined) subscriber.data = optionalObject(value.data, `${field}.data`, c)
+  if (value.data === null) subscriber.data = null
+  else if (value.data !== undefined) subscriber.data = optionalObject(value.data, `${field}.data`, c)
   if (value.channels !== undefined) {
     if (Array.isArray(value.channels)) subscriber.channels = value.channels
     else c.add(`${field}.channels`, `${field}.channels must be an array`, value.channels)
@@ -174,6 +175,29 @@ function tenant(value: unknown, field: string, c: Collector): void {
   c.add(field, `${field} must be a string or an object`, value)
 }
 
+/** `context`: each context type maps to an id, or to `{ id, data? }`. */
+function context(value: unknown, field: string, c: Collector): void {
+  if (value === undefined) return
+  if (!isRecord(value)) {
+    c.add(field, `${field} must be an object`, value)
+    return
+  }
+  for (const [type, entry] of Object.entries(value)) {
+    if (typeof entry === 'string') continue
+    if (isRecord(entry) && typeof entry.id === 'string' && (entry.data === undefined || isRecord(entry.data)))
+      continue
+    c.add(`${field}.${type}`, `${field}.${type} must be a context id or an object with an id`, entry)
+  }
+}
+
+/** `bridgeUrl`: the server routes the trigger there, so it takes only an https URL. */
+function bridgeUrl(value: unknown, field: string, c: Collector): void {
+  if (value === undefined) return
+  if (typeof value !== 'string' || !URL.canParse(value) || new URL(value).protocol !== 'https:') {
+    c.add(field, `${field} must be an https URL`, value)
+  }
+}
+
 /** The fields trigger and broadcast share; `prefix` names fields inside a bulk body. */
 function commonEventFields(body: Record<string, unknown>, prefix: string, c: Collector): BroadcastInput {
   const name = nonEmptyString(body.name, `${prefix}name`, c) ?? ''
@@ -182,6 +206,7 @@ function commonEventFields(body: Record<string, unknown>, prefix: string, c: Col
   if (body.transactionId !== undefined)
     transactionId = nonEmptyString(body.transactionId, `${prefix}transactionId`, c)
   tenant(body.tenant, `${prefix}tenant`, c)
+  context(body.context, `${prefix}context`, c)
   return {
     name,
     payload: optionalObject(body.payload, `${prefix}payload`, c),
@@ -197,6 +222,7 @@ function triggerFields(body: unknown, prefix: string, c: Collector): TriggerInpu
     return { name: '', to: [], payload: {}, overrides: {}, transactionId: undefined, actor: undefined }
   }
   const common = commonEventFields(body, prefix, c)
+  bridgeUrl(body.bridgeUrl, `${prefix}bridgeUrl`, c)
   return { ...common, to: recipients(body.to, `${prefix}to`, c) }
 }
 
@@ -326,6 +352,7 @@ export function parsePreferences(body: unknown): PreferencesInput {
   const object = bodyObject(body, c)
   let workflowId: string | undefined
   if (object.workflowId !== undefined) workflowId = nonEmptyString(object.workflowId, 'workflowId', c)
+  context(object.context, 'context', c)
   const input = { channels: channels(object.channels, c), workflowId, schedule: schedule(object.schedule, c) }
   c.throwIfFailed()
   return input

@@ -202,6 +202,14 @@ export interface RequestOptions {
    * @example `client.events.trigger(event, { headers: { 'x-trace-id': traceId } })`
    */
   headers?: Record<string, string> | undefined
+  /**
+   * Fields this version of notifykit does not type yet, added to the request as they are, after the
+   * request is checked: to the body, or to each event of a bulk call. A field notifykit types is
+   * refused here (set it in the request, where it is checked), so a typo in the request itself is
+   * still caught. Only for calls with a body.
+   * @example `client.events.trigger(event, { extraFields: { newServerField: 'value' } })`
+   */
+  extraFields?: Readonly<Record<string, unknown>> | undefined
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000

@@ -17,6 +17,7 @@ const updatePreferences = defineOperation({
   method: 'PATCH',
   path: '/v2/subscribers/{subscriberId}/preferences',
   body: UpdateSubscriberPreferencesRequestSchema,
+  extraFields: { into: 'body', schema: UpdateSubscriberPreferencesRequestSchema },
   result: PreferencesSchema,
   resultKind: 'object',
 })
@@ -26,6 +27,7 @@ const markAllMessages = defineOperation({
   method: 'POST',
   path: '/v1/subscribers/{subscriberId}/messages/mark-all',
   body: MarkAllMessagesRequestSchema,
+  extraFields: { into: 'body', schema: MarkAllMessagesRequestSchema },
   result: MarkAllMessagesResultSchema,
   resultKind: 'number',
 })

@@ -1,5 +1,6 @@
 import type { ZodMiniType } from 'zod/mini'
 import { type PathTemplate, pathTemplate } from '../http/path.js'
+import type { ExtraFieldsTarget } from '../validation/extra-fields.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
@@ -16,6 +17,8 @@ export interface Operation<Body, Result> {
   readonly path: PathTemplate
   /** Strict schema of the JSON body; absent for operations without one. */
   readonly body: ZodMiniType<Body> | undefined
+  /** Where a call's `extraFields` go; absent for operations without a body. */
+  readonly extraFields: ExtraFieldsTarget | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
   readonly result: ZodMiniType<Result>
   /**
@@ -34,6 +37,7 @@ interface OperationDefinition<Body, Result> {
   method: HttpMethod
   path: string
   body?: ZodMiniType<Body>
+  extraFields?: ExtraFieldsTarget
   result: ZodMiniType<Result>
   resultKind: ResultKind
   nullIsNotFound?: boolean
@@ -48,6 +52,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
     method: definition.method,
     path: pathTemplate(definition.path),
     body: definition.body,
+    extraFields: definition.extraFields,
     result: definition.result,
     resultKind: definition.resultKind,
     nullIsNotFound: definition.nullIsNotFound ?? false,

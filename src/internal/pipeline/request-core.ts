@@ -15,6 +15,7 @@ import { requestIdOf } from '../http/response-headers.js'
 import type { LevelLogger } from '../text/level-logger.js'
 import { callerAbortError } from '../transport/attempt.js'
 import type { Transport, WireRequest, WireResponse } from '../transport/types.js'
+import { checkExtraFields, type ExtraFieldsTarget, withExtraFields } from '../validation/extra-fields.js'
 import { checkCallOptions } from '../validation/option-schemas.js'
 import { failureOf, issuesOf } from '../validation/parse.js'
 import type { Observe, Sender } from './call-observer.js'
@@ -191,7 +192,14 @@ export class RequestCore {
       if (failure) throw new RequestValidationError(issuesOf(failure), `Invalid ${operation.name} request`)
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
-      body = toJson(input.body, operation.name)
+      body = toJson(
+        options.extraFields === undefined
+          ? input.body
+          : extendedBody(operation, input.body, options.extraFields),
+        operation.name,
+      )
+    } else if (options.extraFields !== undefined) {
+      checkExtraFields(options.extraFields, undefined)
     }
     const keyed = sendsIdempotencyKey(operation.method)
     let headers: Record<string, string>
@@ -321,6 +329,16 @@ function callError(
       ? error
       : new NotifyKitError(`Unexpected failure in ${operation.name}`, { cause: error }),
     context,
+  )
+}
+
+/** The body with the call's `extraFields`, which may add fields but never replace a checked one. */
+function extendedBody(operation: Operation<unknown, unknown>, body: unknown, extraFields: unknown): unknown {
+  checkExtraFields(extraFields, operation.extraFields)
+  return withExtraFields(
+    body,
+    extraFields as Record<string, unknown>,
+    operation.extraFields as ExtraFieldsTarget,
   )
 }
 

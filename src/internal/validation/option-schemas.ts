@@ -145,6 +145,7 @@ const CALL_OPTIONS = {
   deadlineMs: 0,
   maxRetries: 0,
   headers: 0,
+  extraFields: 0,
 } satisfies Record<keyof RequestOptions, 0>
 const CALL_OPTION_KEYS = Object.keys(CALL_OPTIONS)
 const BULK_OPTION_KEYS = Object.keys({

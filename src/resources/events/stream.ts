@@ -11,6 +11,7 @@ import { checkIdempotencyKey, normalizeHeaders } from '../../internal/http/heade
 import type { Executor } from '../../internal/pipeline/request-core.js'
 import { deadlineError } from '../../internal/pipeline/waits.js'
 import { callerAbortError } from '../../internal/transport/attempt.js'
+import { checkExtraFields } from '../../internal/validation/extra-fields.js'
 import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { isEventIterable } from './event-source.js'
@@ -84,6 +85,9 @@ export function streamChunks(
     // triggerBulk checked its own options (it has no `startAtChunk`) and made its key already.
     if (!bulkKey) checkStreamOptions(options)
     normalizeHeaders(requestOptions.headers, 'headers')
+    if (requestOptions.extraFields !== undefined) {
+      checkExtraFields(requestOptions.extraFields, operations.bulk.extraFields)
+    }
     baseKey = bulkKey ?? (key === undefined ? globalThis.crypto.randomUUID() : checkIdempotencyKey(key))
   } catch (error) {
     // Each check throws a RequestValidationError; nothing was sent, so no key is reported.

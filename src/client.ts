@@ -4,7 +4,9 @@ import type { ClientOptions } from './core/options.js'
 import { parseBaseUrl } from './internal/http/base-url.js'
 import { checkApiKey, normalizeHeaders } from './internal/http/headers.js'
 import { observer } from './internal/pipeline/call-observer.js'
-import { createRateLimiter, type RateLimiter } from './internal/pipeline/rate-limiter.js'
+import { externalPacer } from './internal/pipeline/external-pacer.js'
+import { createRateLimiter, type Pacer } from './internal/pipeline/rate-limiter.js'
+import { RetryBudget } from './internal/pipeline/retry-budget.js'
 import { RequestCore } from './internal/pipeline/request-core.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
@@ -72,7 +74,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   readonly #options: NotificationClientOptions<W>
   readonly #connection: Connection
   /** By bucket; shared with the clients `withOptions` derives, whatever connection they use. */
-  readonly #rateLimiters: Map<string, RateLimiter>
+  readonly #buckets: Map<string, BucketState>
   /** False for a client made by `withOptions`: closing it leaves its parent's connection open. */
   readonly #ownsConnection: boolean
 
@@ -91,10 +93,17 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const shared = parent?.connection
     this.#ownsConnection = !shared
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
-    const limiters: Map<string, RateLimiter> = parent?.rateLimiters ?? new Map()
-    this.#rateLimiters = limiters
-    // One limiter per bucket: the server keeps one per API key, and another origin is another server.
-    const bucket = `${settings.origin} ${settings.apiKey}`
+    const buckets: Map<string, BucketState> = parent?.buckets ?? new Map()
+    this.#buckets = buckets
+    // One pacer and one retry budget per bucket: the server keeps one per API key, and another origin
+    // is another server.
+    const key = `${settings.origin} ${settings.apiKey}`
+    let bucket = buckets.get(key)
+    if (!bucket) {
+      bucket = { pacer: createRateLimiter(), retryBudget: new RetryBudget() }
+      buckets.set(key, bucket)
+    }
+    const { rateLimit } = options
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -112,9 +121,12 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       logger,
       logBodies: options.logBodies ?? false,
       rateLimiter:
-        options.rateLimit === 'off'
+        rateLimit === 'off'
           ? undefined
-          : (limiters.get(bucket) ?? limiters.set(bucket, createRateLimiter()).get(bucket)),
+          : typeof rateLimit === 'object'
+            ? externalPacer(rateLimit)
+            : bucket.pacer,
+      retryBudget: bucket.retryBudget,
       hooks,
     })
     this.subscribers = new Subscribers(core)
@@ -142,7 +154,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     }
     fromParent.set(options, {
       connection: sameNetwork ? this.#connection : undefined,
-      rateLimiters: this.#rateLimiters,
+      buckets: this.#buckets,
     })
     return new NotificationClient<W>(options)
   }
@@ -212,12 +224,15 @@ export type BroadcastEventOf<
 /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
 const RUNTIME = runtimeName()
 
-// Passes the connection (unless replaced) and the rate limiters from `withOptions` to the new
+/** What the clients of one API key and origin share: the server keeps one bucket for them. */
+interface BucketState {
+  pacer: Pacer
+  retryBudget: RetryBudget
+}
+
+// Passes the connection (unless replaced) and the buckets' state from `withOptions` to the new
 // client's constructor without making them options.
-const fromParent = new WeakMap<
-  object,
-  { connection: Connection | undefined; rateLimiters: Map<string, RateLimiter> }
->()
+const fromParent = new WeakMap<object, { connection: Connection | undefined; buckets: Map<string, BucketState> }>()
 
 interface Settings {
   apiKey: string

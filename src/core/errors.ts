@@ -37,6 +37,7 @@ export interface CallContext {
   path?: string
   idempotencyKey?: string
   attempts?: number
+  retryBudgetSpent?: boolean
 }
 
 /**
@@ -70,6 +71,12 @@ export class NotifyKitError extends Error {
   declare readonly idempotencyKey?: string
   /** How many attempts were made before this error (0 when nothing was sent). */
   readonly attempts: number = 0
+  /**
+   * True when the call could have been retried but was not, because the client's retry budget was
+   * spent: the service failed repeatedly, and retries would only add to its load. The budget refills
+   * as calls succeed.
+   */
+  declare readonly retryBudgetSpent?: boolean
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)

@@ -57,7 +57,10 @@ export interface CallEndInfo {
   readonly status: number | undefined
   /** What the call resolves to, on success. */
   readonly result: unknown
-  /** What the call rejects with, on failure. */
+  /**
+   * What the call rejects with, on failure. `error.retryBudgetSpent` is true when it was not
+   * retried because the client's retry budget was spent.
+   */
   readonly error: NotifyKitError | undefined
   /** From the start of the call to its end, waits between attempts included, in milliseconds. */
   readonly durationMs: number

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici'
+import type { ResponseHeaders } from './errors.js'
 import type { NotifyKitHooks } from './hooks.js'
 import type { Logger, LogLevel } from './logger.js'
 
@@ -46,6 +47,52 @@ export type ResponseValidation = 'lenient' | 'strict' | 'off'
 
 /** How the client paces requests against the server's `trigger` rate limit. */
 export type RateLimitMode = 'adaptive' | 'off'
+
+/**
+ * A rate limiter of your own, shared by clients that coordinate through a store (PostgreSQL, Redis):
+ * pass it as `rateLimit` and it replaces the client's own pacing. The client asks it before each
+ * attempt that draws from the server's `trigger` bucket and tells it each answer.
+ * @example
+ * ```ts
+ * const shared: RateLimiter = {
+ *   acquire: ({ cost }) => store.take('notifications', cost), // resolves when `cost` units are yours
+ *   settle: (_, answer) => answer?.status === 429 && store.pause(answer.headers['retry-after']),
+ * }
+ * const client = new NotificationClient({ rateLimit: shared })
+ * ```
+ */
+export interface RateLimiter {
+  /**
+   * Before each attempt of a trigger (1 unit), a bulk request or a broadcast (100 units each):
+   * resolve (or return) when the attempt may go. A rejection fails the call with that error, and
+   * nothing is sent.
+   * @example `acquire: ({ cost, signal }) => store.take(cost, { signal })`
+   */
+  acquire(request: RateLimitRequest): PromiseLike<void> | void
+  /**
+   * After each attempt `acquire` let through: the answer's status and headers (`ratelimit-*`,
+   * `retry-after`), or `undefined` when none came (a timeout, a reset). An exception here is ignored.
+   * @example `settle: (request, answer) => answer?.status === 429 && store.refund(request.cost)`
+   */
+  settle?(request: RateLimitRequest, answer: RateLimitAnswer | undefined): void
+}
+
+/** An attempt asking a `RateLimiter` for its turn. */
+export interface RateLimitRequest {
+  /** Units the attempt takes from the server's `trigger` bucket. */
+  readonly cost: number
+  /** The call's `signal`: stop waiting when it aborts. */
+  readonly signal: AbortSignal | undefined
+  /** When the call must be done (epoch milliseconds, from `deadlineMs`); a later turn only delays its failure. */
+  readonly deadline: number | undefined
+}
+
+/** The server's answer to an attempt, as a `RateLimiter` learns it. */
+export interface RateLimitAnswer {
+  readonly status: number
+  /** Lower-case names. */
+  readonly headers: ResponseHeaders
+}
 
 /** Options for every call of one client. Each can also come from the environment where noted. */
 export interface ClientOptions {
@@ -150,11 +197,14 @@ export interface ClientOptions {
    * headers and holds back a trigger, bulk or broadcast request that would overdraw it until the
    * bucket has refilled; after a 429 every such request of the client waits out its `Retry-After`
    * together. One pacing per API key and origin, shared with the clients `withOptions` derives.
-   * Without those headers nothing ever waits. `'off'`: send at once, and let each 429 be retried on
-   * its own.
+   * Without those headers nothing ever waits. Beside other clients of the same key (a fleet of
+   * serverless instances), each takes a share of the bucket: cut when the server reports the bucket
+   * drawn down by others or answers 429, grown back over the following seconds, so that clients
+   * that never talk settle near a fair share. `'off'`: send at once, and let each 429 be retried on
+   * its own. A `RateLimiter` object: your own, shared through a store, in place of this pacing.
    * @example `new NotificationClient({ rateLimit: 'off' })`
    */
-  rateLimit?: RateLimitMode | undefined
+  rateLimit?: RateLimitMode | RateLimiter | undefined
   /**
    * Callbacks on every call's start, attempts, retries and end, to trace and measure calls: one
    * object, or several in an array (called in order). A hook that throws never fails a call.

@@ -16,6 +16,7 @@ export const IDEMPOTENCY_KEY = 'notifykit.idempotency_key'
 export const RETRY_REASON = 'notifykit.retry.reason'
 export const RETRY_DELAY_MS = 'notifykit.retry.delay_ms'
 export const RETRY_ATTEMPT = 'notifykit.retry.attempt'
+export const RETRY_BUDGET_SPENT = 'notifykit.retry.budget_spent'
 
 /**
  * One operation on one service, and the attribute sets its spans and measurements use, each made

@@ -17,6 +17,7 @@ import {
   HTTP_RESPONSE_STATUS_CODE,
   IDEMPOTENCY_KEY,
   RETRY_ATTEMPT,
+  RETRY_BUDGET_SPENT,
   RETRY_DELAY_MS,
   RETRY_REASON,
   type Route,
@@ -145,6 +146,7 @@ export function otelHooks(options: OtelHooksOptions = {}): NotifyKitHooks {
       if (error !== undefined) {
         // The class's stable code and name only: messages of API errors quote the response body.
         span.setAttribute(ERROR_TYPE, error.code)
+        if (error.retryBudgetSpent) span.setAttribute(RETRY_BUDGET_SPENT, true)
         span.setStatus({ code: SpanStatusCode.ERROR, message: error.name })
       } else if (!call.batch) {
         // Counted per request, not per batch: a bulk send that fails half-way still sent half.

@@ -5,12 +5,11 @@ import { MAX_RETRY_AFTER_MS } from './retry-policy.js'
 import { deadlineError, sleep } from './waits.js'
 
 /**
- * The client's picture of the server's `trigger` token bucket, shared by every request that draws
- * from it, so that concurrent requests wait for the refill together instead of each finding the
- * limit with a 429 and retrying on its own.
+ * Paces every request of a client that draws from the server's `trigger` token bucket, so that
+ * concurrent requests wait for the refill together instead of each finding the limit with a 429.
  * @internal
  */
-export interface RateLimiter {
+export interface Pacer {
   /**
    * Takes `cost` units for an attempt. Returns `undefined` when it may go now, or a promise that
    * resolves when it may go and rejects (the units given back) on the call's `signal`, or at once
@@ -21,32 +20,83 @@ export interface RateLimiter {
   /**
    * Ends an attempt that `acquire` let through: `response` is undefined when none arrived. Its
    * `RateLimit-Policy` and `RateLimit-Remaining` correct the picture of the bucket; a 429's
-   * `Retry-After` pauses every request of this limiter.
+   * `Retry-After` pauses every request of this pacer.
    */
   settle(cost: number, response?: { status: number; headers: ResponseHeaders }): void
 }
 
+// The pacing of a fleet: many clients (serverless instances) sharing one API key, and so one bucket
+// on the server, without talking to each other. Each client takes a share of the bucket: of what
+// the server says is left, and of its refill. Alone, the share is all of it. The server's headers
+// are what every client sees alike: what the bucket lacks beyond a client's own use is what others
+// drew. Seeing others, a client takes no more than its part of what was drawn, and every half
+// refill window scales its share so that all of them together draw what the bucket refills, plus
+// what it holds over `LEVEL_KEPT` of it; each reads the same headers, so each scales alike, and the shares
+// settle where they sum to the whole. A 429 cuts the share (by `CUT_FACTOR`) as the AWS SDKs'
+// adaptive retry mode cuts its fill rate, and it grows back along a CUBIC curve as theirs does:
+// fast at first, flat near the share it had, then probing beyond it.
+
+/** A cut keeps at least this much of the share it cuts. */
+const CUT_FACTOR = 0.7
+/** How fast the share grows back (per second cubed, times the share before the cut). */
+const CUBIC_SCALE = 0.4
+/** The smallest share: a client always keeps a trickle. */
+const MIN_SHARE = 1 / 64
+/** Units in flight before the first answer: a bulk request's or broadcast's cost. */
+const FIRST_WAVE_UNITS = 100
+/** The least time between two cuts, when the bucket's refill is not known. */
+const MIN_CUT_INTERVAL_MS = 250
+/** Others are said to be drawing only when their use is more than this part of the bucket, besides what is in flight. */
+const NOISE_SHARE_OF_BUCKET = 0.05
+/** The part of the bucket a fleet leaves in it, for the requests in flight it cannot see. */
+const LEVEL_KEPT = 1 / 4
+/** The most a share changes by, up or down, from one reading of the headers to the next. */
+const MAX_SHARE_STEP = 2
+
 /**
- * A limiter that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
- * `Retry-After`, `acquire` returns at once with nothing allocated and no clock read: a server that
- * does not rate-limit costs nothing.
+ * A pacer that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
+ * `Retry-After`, `acquire` returns at once with nothing allocated and no clock read (but for the
+ * first answer, below): a server that does not rate-limit costs nothing.
  * @internal
  */
-export function createRateLimiter(): RateLimiter {
+export function createRateLimiter(): Pacer {
+  /** The bucket's size in units; 0 until a response said. */
+  let size = 0
   /** How long the empty bucket takes to fill; 0 until a response said. */
   let fillMs = 0
-  /** How long one unit takes to come back; 0 until a response said (then only a pause waits). */
+  /** How long one unit takes to come back to the whole bucket; 0 until a response said. */
   let msPerUnit = 0
   /**
-   * When the bucket will be full again if nothing more is taken, counting every request let
-   * through (a virtual clock: each request moves it on by its cost). 0 until the server said
-   * anything about its bucket, and then nothing ever waits.
+   * When this client's share of the bucket will be full again if nothing more is taken, counting
+   * every request let through (a virtual clock: each request moves it on by its cost). 0 until the
+   * server said anything about its bucket, and then nothing ever waits.
    */
   let fullAt = 0
   /** After a 429, nothing is sent before this time. */
   let pausedUntil = 0
-  /** Units of the requests let through and not answered yet. */
+  /** Units of the requests let through and not answered yet, those waiting for their turn included. */
   let inFlight = 0
+  /** Units of the requests waiting for their turn. */
+  let waiting = 0
+  /** 429 pauses so far: a turn taken before one is taken again after it. */
+  let pauses = 0
+  /** Whether any attempt has ended: before that, `FIRST_WAVE_UNITS` at most are in flight. */
+  let answered = false
+  let firstAnswer: { promise: Promise<void>; resolve: () => void } | undefined
+
+  /** The part of the bucket this client takes, in (0, 1]. */
+  let share = 1
+  /** The CUBIC curve since the share was last set: the share before, when, and how long regrowth to it takes. */
+  let shareBeforeCut = 1
+  let cutAt = 0
+  let regrowSeconds = 0
+  /** When a 429 last cut the share. */
+  let lastCutAt = 0
+  /** The report the others' use is measured from, and this client's units answered since. */
+  let anchor: { at: number; remaining: number } | undefined
+  let answeredSinceAnchor = 0
+
+  const msPerOwnUnit = () => msPerUnit / share
 
   const wait = async (
     waitMs: number,
@@ -54,64 +104,187 @@ export function createRateLimiter(): RateLimiter {
     { signal, deadlineMs }: RequestOptions,
     deadline?: number,
   ) => {
+    waiting += cost
     try {
-      // A 429 read meanwhile may push the end of the pause further.
-      for (let remainingMs = waitMs; remainingMs > 0; remainingMs = pausedUntil - Date.now()) {
+      let pausesSeen = pauses
+      for (let remainingMs = waitMs; remainingMs > 0; ) {
         // Waiting for a turn that comes after the deadline would only delay the same failure.
         if (deadline !== undefined && Date.now() + remainingMs >= deadline) throw deadlineError(deadlineMs)
         await sleep(remainingMs, signal, () => callerAbortError(signal))
+        if (pausesSeen === pauses) break
+        // A 429 came while this turn waited: the picture was emptied until the pause ends, this turn
+        // with it. Taking a new one, rather than going when the pause ends, keeps the requests that
+        // waited from all going at once into the bucket that just refused one.
+        pausesSeen = pauses
+        const now = Date.now()
+        fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
+        remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
       }
     } catch (error) {
       inFlight -= cost
-      fullAt -= cost * msPerUnit
+      fullAt -= cost * msPerOwnUnit()
       throw error
+    } finally {
+      waiting -= cost
     }
+  }
+
+  const take = (
+    cost: number,
+    options: RequestOptions,
+    deadline: number | undefined,
+  ): Promise<void> | undefined => {
+    // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
+    // may not include the requests sent with it.
+    inFlight += cost
+    if (fullAt === 0) return undefined
+    const now = Date.now()
+    growShare(now)
+    fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
+    // It may go once the share is short of full by no more than it holds.
+    const waitMs = fullAt - fillMs - now
+    return waitMs > 0 ? wait(Math.ceil(waitMs), cost, options, deadline) : undefined
+  }
+
+  /**
+   * Before the first answer, no more than `FIRST_WAVE_UNITS` in flight (any number of triggers, one
+   * bulk request or broadcast): the bucket may be shared, and a fleet of clients starting at once,
+   * each sending all it may, would overdraw it before any learns of it.
+   */
+  const afterFirstAnswer = async (cost: number, options: RequestOptions, deadline: number | undefined) => {
+    firstAnswer ??= withResolvers()
+    const { signal } = options
+    await sleepUntil(firstAnswer.promise, signal)
+    return take(cost, options, deadline)
+  }
+
+  const growShare = (now: number) => {
+    if (share >= 1) return
+    const t = (now - cutAt) / 1000 - regrowSeconds
+    share = Math.min(1, Math.max(share, shareBeforeCut * (1 + CUBIC_SCALE * t * t * t)))
+  }
+
+  /** A share read from the headers: the CUBIC curve, if the share grows back alone, starts from it. */
+  const setShare = (value: number, now: number) => {
+    shareBeforeCut = Math.max(value, share)
+    share = value
+    cutAt = now
+    regrowSeconds = Math.cbrt((1 - share / shareBeforeCut) / CUBIC_SCALE)
+  }
+
+  /** After a 429: once per half refill window, the requests of the cut take that long to show. */
+  const cutShare = (now: number) => {
+    if (now - lastCutAt < Math.max(fillMs / 2, MIN_CUT_INTERVAL_MS)) return
+    lastCutAt = now
+    growShare(now)
+    setShare(Math.max(MIN_SHARE, share * CUT_FACTOR), now)
+  }
+
+  /** Reads a report of the bucket against this client's own use since the anchor (the pacing, above). */
+  const learnFromReport = (now: number, remaining: number, cost: number) => {
+    answeredSinceAnchor += cost
+    // Taken as full when this client began: a fleet starting together learns of itself at once.
+    const from = anchor ?? { at: now, remaining: size }
+    const expected = Math.min(size, from.remaining + (now - from.at) / msPerUnit)
+    const othersDrew = expected - answeredSinceAnchor - remaining
+    const othersSeen = othersDrew > inFlight + size * NOISE_SHARE_OF_BUCKET
+    if (othersSeen) {
+      // At once, no more than this client's part of what was drawn (its requests in flight counted
+      // as drawn already, so as not to make too little of it).
+      const own = answeredSinceAnchor + inFlight
+      const part = Math.max(MIN_SHARE, own / (own + othersDrew))
+      if (part < share) setShare(part, now)
+    }
+    // Rates are read over half a refill window at least: over shorter spans, answers overtaking each
+    // other make them noise.
+    if (anchor !== undefined && now - anchor.at < fillMs / 2) return
+    if (anchor !== undefined && (othersSeen || share < 1)) {
+      // Scaled so that all of them draw what the bucket refills, plus what it holds over
+      // `LEVEL_KEPT` of it (less, under it). Alone, that grows the share back as fast as the bucket
+      // allows.
+      const refillPerSecond = 1000 / msPerUnit
+      const wanted = refillPerSecond + (remaining - size * LEVEL_KEPT) / (fillMs / 1000)
+      const drawn = (answeredSinceAnchor + Math.max(0, othersDrew)) / ((now - anchor.at) / 1000)
+      let factor = Math.min(MAX_SHARE_STEP, Math.max(1 / MAX_SHARE_STEP, wanted / drawn))
+      // A span with a 429 pause in it shows how little was drawn while everyone waited, not what
+      // the fleet would draw: it may lower the share, never raise it.
+      if (anchor.at < pausedUntil) factor = Math.min(1, factor)
+      setShare(Math.min(1, Math.max(MIN_SHARE, share * factor)), now)
+    }
+    anchor = { at: now, remaining }
+    answeredSinceAnchor = 0
   }
 
   return {
     acquire(cost, options, deadline) {
-      // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
-      // may not include the requests sent with it.
-      inFlight += cost
-      if (fullAt === 0) return undefined
-      const now = Date.now()
-      fullAt = Math.max(fullAt, now) + cost * msPerUnit
-      // It may go once the bucket is short of full by no more than it holds.
-      const waitMs = fullAt - fillMs - now
-      return waitMs > 0 ? wait(Math.ceil(waitMs), cost, options, deadline) : undefined
+      if (!answered && inFlight > 0 && inFlight + cost > FIRST_WAVE_UNITS) {
+        return afterFirstAnswer(cost, options, deadline).then(() => undefined)
+      }
+      return take(cost, options, deadline)
     },
 
     settle(cost, response) {
       inFlight -= cost
+      if (!answered) {
+        answered = true
+        firstAnswer?.resolve()
+      }
       if (response === undefined) return
       const { headers } = response
       const now = Date.now()
       // The bucket as the first policy states it (`<quota>;w=<seconds>`: what it holds, and how long
       // it takes to fill), and what is left in it. Most servers send neither.
       const policy = /^([\d.]+)\s*;\s*w=([\d.]+)/.exec(headers['ratelimit-policy'] ?? '')
-      const size = Number(policy?.[1])
+      const quota = Number(policy?.[1])
       const fillSeconds = Number(policy?.[2])
       const remaining = Number(headers['ratelimit-remaining'])
-      const described = size > 0 && fillSeconds > 0 && remaining >= 0
+      const described = quota > 0 && fillSeconds > 0 && remaining >= 0
       if (described) {
+        size = quota
         fillMs = fillSeconds * 1000
         msPerUnit = fillMs / size
+        learnFromReport(now, remaining, cost)
       }
       // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
       // any, still hold the others back until the refill.
       const pauseMs = response.status === 429 ? parseRetryAfterMs(headers) : undefined
+      if (response.status === 429) cutShare(now)
       // A longer `Retry-After` than a retry would wait out fails that call at once (RateLimitError),
       // and so it does the others: each sent and refused, instead of held unseen for minutes.
       if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
         pausedUntil = now + pauseMs
-        // Empty until the pause ends, and what is in flight is taken from it.
-        fullAt = pausedUntil + fillMs + inFlight * msPerUnit
+        pauses++
+        // Empty until the pause ends, and what is sent and not answered is taken from it.
+        fullAt = pausedUntil + fillMs + (inFlight - waiting) * msPerOwnUnit()
       } else if (described && now >= pausedUntil) {
-        // With other requests in flight this answer may be older than one already read (answers
-        // overtake each other), so it may only lower the picture; with none, it is the latest word.
-        const reported = now + fillMs - (remaining - inFlight) * msPerUnit
+        // This client's part of what is left, less what it has in flight. With requests in flight
+        // this answer may be older than one already read (answers overtake each other), so it may
+        // only lower the picture; with none, it is the latest word.
+        const reported = now + fillMs - (share * remaining - inFlight) * msPerOwnUnit()
         fullAt = inFlight > 0 ? Math.max(fullAt, reported) : reported
       }
     },
   }
+}
+
+function withResolvers(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {}
+  const promise = new Promise<void>((settle) => {
+    resolve = settle
+  })
+  return { promise, resolve }
+}
+
+/** `promise`, or the caller's abort first. */
+function sleepUntil(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(callerAbortError(signal))
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(callerAbortError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    })
+  })
 }

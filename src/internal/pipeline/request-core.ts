@@ -20,9 +20,10 @@ import { checkCallOptions } from '../validation/option-schemas.js'
 import { failureOf, issuesOf } from '../validation/parse.js'
 import type { Observe, Sender } from './call-observer.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
-import type { RateLimiter } from './rate-limiter.js'
+import type { Pacer } from './rate-limiter.js'
 import { apiErrorOf, ResponseReader } from './response-reader.js'
-import { decideRetry } from './retry-policy.js'
+import type { RetryBudget } from './retry-budget.js'
+import { decideRetry, failsLikeAnOutage } from './retry-policy.js'
 import { deadlineError, sleep } from './waits.js'
 
 /** Everything the core needs from the client, resolved once at construction. @internal */
@@ -41,7 +42,9 @@ interface RequestCoreConfig {
   logger: LevelLogger
   logBodies: boolean
   /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
-  rateLimiter: RateLimiter | undefined
+  rateLimiter: Pacer | undefined
+  /** Bounds retries while the service fails; shared with every client of the same key and origin. */
+  retryBudget: RetryBudget
   /** Absent when the client has no hooks: then no call pays for them. */
   hooks: Observe | undefined
 }
@@ -257,8 +260,11 @@ export class RequestCore {
         this.#logAttempt(wire, response, attempts, started)
         sender.attempted?.(response.status)
         const ok = response.status >= 200 && response.status < 300
-        failure = ok ? undefined : apiErrorOf(response)
-        if (failure === undefined) return response
+        if (ok) {
+          config.retryBudget.succeeded()
+          return response
+        }
+        failure = apiErrorOf(response)
       } catch (error) {
         limiter?.settle(cost)
         if (!(error instanceof NotifyKitError)) throw error
@@ -269,7 +275,11 @@ export class RequestCore {
         failure = error
       }
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
+      // The free retry of a stale pooled socket is no sign of an outage.
+      const outage = !(decision.retry && decision.staleSocket) && failsLikeAnOutage(failure)
+      if (outage) config.retryBudget.failed()
       if (!decision.retry) throw failure
+      if (outage && !config.retryBudget.allowsRetry) throw this.#budgetSpent(wire, failure)
       if (decision.staleSocket) staleSocketRetryUsed = true
       if (deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
         throw deadlineError(options.deadlineMs, { cause: failure })
@@ -287,6 +297,14 @@ export class RequestCore {
       sender.retrying?.(decision.reason, decision.delayMs)
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
+  }
+
+  /** The failure, marked and said to be not retried for the budget, and logged once at `warn`. */
+  #budgetSpent(wire: WireRequest, failure: NotifyKitError): NotifyKitError {
+    const { method, path } = wire
+    failure.message += `; not retried: the retry budget is spent (the service has been failing; it refills as calls succeed)`
+    this.#config.logger.warn(`${method} ${path}: ${failure.message}`, { method, path, error: failure.name })
+    return withCallContext(failure, { retryBudgetSpent: true })
   }
 
   /**

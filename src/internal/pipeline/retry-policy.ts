@@ -64,6 +64,16 @@ export function decideRetry(
 
 const NO_RETRY: RetryDecision = { retry: false }
 
+/**
+ * Whether the failure is of a kind retries are for, the attempts left aside: a retryable status
+ * but 429 (the server says when to come back, and the pacer holds every request for it), a timeout
+ * or a connection error that a retry can mend. These draw on the retry budget.
+ */
+export function failsLikeAnOutage(error: NotifyKitError): boolean {
+  if (error instanceof ApiError) return error.status !== 429 && shouldRetryStatus(error)
+  return error instanceof ConnectionError && !isPermanentConnectionError(error)
+}
+
 function shouldRetryStatus(error: ApiError): boolean {
   const override = error.headers['x-should-retry']
   if (override === 'true') return true

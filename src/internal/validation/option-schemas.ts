@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
+  type RateLimiter,
   type RequestOptions,
   type ResponseValidation,
   type TriggerStreamOptions,
@@ -90,7 +91,15 @@ const clientOptionsSchema = deferred(() =>
     dangerouslyAllowBrowser: z.optional(
       z.boolean({ error: 'dangerouslyAllowBrowser must be true or false' }),
     ),
-    rateLimit: z.optional(z.enum(['adaptive', 'off'], { error: 'rateLimit must be adaptive or off' })),
+    rateLimit: z.optional(
+      z.custom(
+        (value) =>
+          value === 'adaptive' ||
+          value === 'off' ||
+          (typeof value === 'object' && value !== null && typeof (value as RateLimiter).acquire === 'function'),
+        { error: 'rateLimit must be adaptive, off, or a rate limiter with an acquire method' },
+      ),
+    ),
   }),
 )
 

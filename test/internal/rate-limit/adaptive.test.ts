@@ -184,7 +184,7 @@ describe("rateLimit: 'off'", () => {
     expect(
       () =>
         new NotificationClient({ apiKey: 'k', baseUrl: 'https://x.test', rateLimit: 'sometimes' as 'off' }),
-    ).toThrow('rateLimit must be adaptive or off')
+    ).toThrow('rateLimit must be adaptive, off, or a rate limiter with an acquire method')
   })
 
   it('is a known client option: a misspelling is refused, naming it', () => {

@@ -1,0 +1,38 @@
+import { NotifyKitError } from '../../core/errors.js'
+import type { RateLimiter } from '../../core/options.js'
+import type { Pacer } from './rate-limiter.js'
+
+/**
+ * The application's own `RateLimiter` (the `rateLimit` option) in the pacer's place. Its refusal
+ * fails the call; an exception from its `settle` is dropped, since the attempt is over by then.
+ * @internal
+ */
+export function externalPacer(limiter: RateLimiter): Pacer {
+  return {
+    acquire(cost, { signal }, deadline) {
+      let turn: PromiseLike<void> | void
+      try {
+        turn = limiter.acquire({ cost, signal, deadline })
+      } catch (error) {
+        throw refusal(error)
+      }
+      if (turn === undefined || typeof turn?.then !== 'function') return undefined
+      return Promise.resolve(turn).catch((error: unknown) => {
+        throw refusal(error)
+      })
+    },
+    settle(cost, response) {
+      try {
+        limiter.settle?.({ cost, signal: undefined, deadline: undefined }, response)
+      } catch {
+        // The attempt is over: its outcome stands, whatever the limiter makes of it.
+      }
+    },
+  }
+}
+
+function refusal(error: unknown): NotifyKitError {
+  if (error instanceof NotifyKitError) return error
+  const reason = error instanceof Error ? error.message : String(error)
+  return new NotifyKitError(`The rateLimit limiter refused the request: ${reason}`, { cause: error })
+}

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { NotificationClient, type NotificationClientOptions } from '../../../src/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
+
+// Clients that share one API key, and so one bucket on the server, without talking to each other:
+// serverless instances sending at once. On a fake clock, against the fake's token bucket, with the
+// triggers answered at once: every client starts at the same instant, the worst case for a fleet.
+
+const START = Date.parse('2026-03-01T12:00:00.000Z')
+const PER_SECOND = 200
+const BURST = 220
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+  vi.setSystemTime(START)
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A fake with a bucket, and a fetch to it that counts the 429s. */
+function bucketServer() {
+  const fake = seededFake({ rateLimit: { perSecond: PER_SECOND, burst: BURST } })
+  const statuses: number[] = []
+  const fetch: NotificationClientOptions['fetch'] = async (url, init) => {
+    const response = await fake.fetch(url, init)
+    statuses.push(response.status)
+    return response
+  }
+  const newClient = () =>
+    new NotificationClient({ apiKey: API_KEY, baseUrl: 'https://fake.test', fetch, logLevel: 'off' })
+  return { fake, statuses, newClient }
+}
+
+/** `count` triggers from `client`, four at a time. */
+async function send(client: NotificationClient, count: number, tag: string): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < count) await client.events.trigger({ name: 'welcome', to: `${tag}-${next++}` })
+  }
+  await Promise.all(Array.from({ length: 4 }, worker))
+}
+
+/** Runs the fake clock until `work` ends; the milliseconds it took. */
+async function timed(work: Promise<unknown>): Promise<number> {
+  const started = Date.now()
+  let done = false
+  void work.finally(() => {
+    done = true
+  })
+  while (!done) await vi.advanceTimersByTimeAsync(10)
+  await work
+  return Date.now() - started
+}
+
+/** What the bucket's refill allows for `units` after its burst, in milliseconds. */
+const idealMs = (units: number, burst = BURST) => ((units - burst) / PER_SECOND) * 1000
+
+describe('a fleet of clients on one key', () => {
+  it('eight clients starting together settle near their share: few 429s, the bucket kept busy', async () => {
+    const { fake, statuses, newClient } = bucketServer()
+    const elapsed = await timed(
+      Promise.all(Array.from({ length: 8 }, (_, c) => send(newClient(), 150, `c${c}`))),
+    )
+    const tooMany = statuses.filter((status) => status === 429).length
+    expect(fake.notifications).toHaveLength(1_200)
+    expect(tooMany / statuses.length).toBeLessThanOrEqual(0.02)
+    expect(elapsed / idealMs(1_200)).toBeLessThanOrEqual(1.15)
+  }, 30_000)
+
+  it('one client alone draws the whole bucket, without a 429', async () => {
+    const { statuses, newClient } = bucketServer()
+    const elapsed = await timed(send(newClient(), 1_000, 'alone'))
+    expect(statuses.filter((status) => status === 429)).toHaveLength(0)
+    expect(elapsed / idealMs(1_000)).toBeLessThanOrEqual(1.02)
+  }, 30_000)
+
+  it('a client left alone when the others stop grows back to the whole bucket', async () => {
+    const { statuses, newClient } = bucketServer()
+    const survivor = newClient()
+    await timed(
+      Promise.all([
+        send(survivor, 150, 'survivor'),
+        ...Array.from({ length: 7 }, (_, c) => send(newClient(), 150, `c${c}`)),
+      ]),
+    )
+    const before = statuses.length
+    // Alone now, from a bucket the fleet left low: 600 more at the refill rate, near enough.
+    const elapsed = await timed(send(survivor, 600, 'survivor-alone'))
+    expect(statuses.slice(before).filter((status) => status === 429)).toHaveLength(0)
+    expect(elapsed / idealMs(600, 0)).toBeLessThanOrEqual(1.15)
+  }, 30_000)
+})

@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  InternalServerError,
+  NotificationClient,
+  type NotificationClientOptions,
+  type NotifyKitError,
+} from '../../../src/index.js'
+import type { FakeService } from '../../../src/testing/index.js'
+import { API_KEY, fakeConnection, seededFake } from '../../helpers/fake.js'
+import { captureLogs } from '../../helpers/logs.js'
+import { TRANSPORTS, type TransportName } from '../../helpers/transport.js'
+import { rejectionOf } from '../../helpers/wire.js'
+
+// The retry budget, seen from outside: what the server receives when it fails again and again, and
+// what the caller gets. The backoff runs on a fake clock.
+
+const EVENT = { name: 'welcome', to: 'alice' }
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+function clientOf(
+  fake: FakeService,
+  transport: TransportName,
+  options: Partial<NotificationClientOptions> = {},
+) {
+  const log = captureLogs()
+  const client = new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: 'https://api.test',
+    ...fakeConnection(fake, transport),
+    logger: log.logger,
+    ...options,
+  })
+  return { client, log }
+}
+
+/** The call's outcome, driving the fake clock through its backoff. */
+async function outcomeOf<T>(
+  call: PromiseLike<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: NotifyKitError }> {
+  let settled: { ok: true; value: T } | { ok: false; error: NotifyKitError } | undefined
+  Promise.resolve(call).then(
+    (value) => (settled = { ok: true, value }),
+    (error: NotifyKitError) => (settled = { ok: false, error }),
+  )
+  while (!settled) await vi.advanceTimersByTimeAsync(100)
+  return settled
+}
+
+describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
+  it('during an outage, stops retrying after a few failures, and calls fail at once with the last error', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 503, times: 1_000 })
+    const { client, log } = clientOf(fake, transport)
+    const attempts: number[] = []
+    const spent: (boolean | undefined)[] = []
+    for (let call = 0; call < 10; call++) {
+      const outcome = await outcomeOf(client.events.trigger(EVENT))
+      expect(outcome.ok).toBe(false)
+      if (outcome.ok) continue
+      expect(outcome.error).toMatchObject({ status: 503 })
+      expect(outcome.error).toBeInstanceOf(InternalServerError)
+      attempts.push(outcome.error.attempts)
+      spent.push(outcome.error.retryBudgetSpent)
+    }
+    // 10 tokens, one per failed attempt, retries only while more than 5 are left.
+    expect(attempts).toEqual([3, 2, 1, 1, 1, 1, 1, 1, 1, 1])
+    expect(spent).toEqual([undefined, true, true, true, true, true, true, true, true, true])
+    expect(fake.requests).toHaveLength(13)
+    const warning = log.lines.find((line) => line.level === 'warn')
+    expect(warning?.message).toMatch(/not retried: the retry budget is spent/)
+  })
+
+  it('lets first attempts through, so calls succeed again as soon as the service does, and refills as they do', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 503, times: 12 })
+    const { client } = clientOf(fake, transport)
+    for (let call = 0; call < 10; call++) await outcomeOf(client.events.trigger(EVENT))
+    // The service is back: the first attempt of the next call succeeds.
+    const back = await outcomeOf(client.events.trigger(EVENT).withResponse())
+    expect(back.ok && back.value.response.attempts).toBe(1)
+    // Tokens at 0 come back at a tenth a success; a failure takes one, and a retry needs more than 5
+    // left after it: after 62 successes in all, a retry is allowed again.
+    for (let call = 0; call < 60; call++) await outcomeOf(client.events.trigger(EVENT))
+    fake.failNext({ status: 503, times: 1 })
+    const retried = await outcomeOf(client.events.trigger(EVENT).withResponse())
+    expect(retried.ok && retried.value.response.attempts).toBe(2)
+  })
+
+  it('never changes a healthy client: an occasional failure is always retried', async () => {
+    const fake = seededFake()
+    const { client } = clientOf(fake, transport)
+    const attempts: number[] = []
+    for (let call = 0; call < 100; call++) {
+      // One call in ten meets a failure on its first attempt.
+      if (call % 10 === 0) fake.failNext({ status: 500, times: 1 })
+      const outcome = await outcomeOf(client.events.trigger(EVENT).withResponse())
+      if (outcome.ok) attempts.push(outcome.value.response.attempts)
+    }
+    expect(attempts).toHaveLength(100)
+    expect(attempts.filter((count) => count === 2)).toHaveLength(10)
+  })
+
+  it('is shared by the clients withOptions derives, and not by a client of another key', async () => {
+    const fake = seededFake({ apiKey: undefined })
+    fake.failNext({ status: 500, times: 1_000 })
+    const { client } = clientOf(fake, transport)
+    const derived = client.withOptions({ timeoutMs: 5_000 })
+    await outcomeOf(client.events.trigger(EVENT))
+    await outcomeOf(client.events.trigger(EVENT))
+    const fromDerived = await outcomeOf(derived.events.trigger(EVENT))
+    expect(!fromDerived.ok && fromDerived.error).toBeInstanceOf(InternalServerError)
+    expect(!fromDerived.ok && fromDerived.error.attempts).toBe(1)
+    const otherKey = await outcomeOf(client.withOptions({ apiKey: 'another-key' }).events.trigger(EVENT))
+    expect(!otherKey.ok && otherKey.error.attempts).toBe(3)
+  })
+
+  it('leaves 429s to the pacer: they neither spend the budget nor are stopped by it', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 503, times: 1_000 })
+    const { client } = clientOf(fake, transport)
+    for (let call = 0; call < 5; call++) await outcomeOf(client.events.trigger(EVENT))
+    const limited = seededFake()
+    limited.failNext({ status: 429, times: 2, headers: { 'retry-after': '1' } })
+    const throttled = await outcomeOf(
+      new NotificationClient({
+        apiKey: API_KEY,
+        baseUrl: 'https://api.test',
+        ...fakeConnection(limited, transport),
+        logLevel: 'off',
+      }).events
+        .trigger(EVENT)
+        .withResponse(),
+    )
+    expect(throttled.ok && throttled.value.response.attempts).toBe(3)
+    // And on the client whose budget is spent, a 429 is still retried.
+    fake.reset()
+    fake.failNext({ status: 429, times: 1, headers: { 'retry-after': '1' } })
+    const after = await outcomeOf(client.events.trigger(EVENT).withResponse())
+    expect(after.ok && after.value.response.attempts).toBe(2)
+  })
+})

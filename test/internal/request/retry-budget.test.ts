@@ -77,6 +77,26 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     expect(warning?.message).toMatch(/not retried: the retry budget is spent/)
   })
 
+  it('tells the hooks: no onRetry once the budget is spent, and onCallEnd gets the marked error', async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 502, times: 1_000 })
+    const retries: number[] = []
+    const ends: (boolean | undefined)[] = []
+    const { client } = clientOf(fake, transport, {
+      hooks: {
+        onRetry: ({ attempt }) => {
+          retries.push(attempt)
+        },
+        onCallEnd: ({ error }) => {
+          ends.push(error?.retryBudgetSpent)
+        },
+      },
+    })
+    for (let call = 0; call < 3; call++) await outcomeOf(client.events.trigger(EVENT))
+    expect(retries).toEqual([1, 2, 1])
+    expect(ends).toEqual([undefined, true, true])
+  })
+
   it('lets first attempts through, so calls succeed again as soon as the service does, and refills as they do', async () => {
     const fake = seededFake()
     fake.failNext({ status: 503, times: 12 })

@@ -6,7 +6,8 @@
 // result) over platform/ (Node or fetch) over transport/ (one attempt on the wire) over the leaf
 // helpers: validation/ (zod), http/ (the wire's rules: headers, paths, base URL, response headers)
 // and text/ (redaction, log lines, messages). core/ and schemas/ use the leaf helpers only.
-// testing/ and otel/ sit beside the client: nothing in its graph imports them.
+// testing/ and otel/ sit beside the client: nothing in its graph imports them. testing/msw/ is an entry
+// of its own too, the only one that loads msw: the rest of testing/ never imports it.
 
 const INTERNAL = '^src/internal/'
 const LEAF_HELPERS = '^src/internal/(validation|http|text)/'
@@ -67,6 +68,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(testing|otel)/' },
       to: { path: '^src/(testing|otel)/' },
+    },
+    {
+      name: 'msw-plug-ins-apart',
+      comment:
+        'notifykit/testing/msw holds everything that loads msw or names its types: the rest of notifykit/testing never imports it.',
+      severity: 'error',
+      from: { path: '^src/testing/', pathNot: '^src/testing/msw/' },
+      to: { path: '^src/testing/msw/' },
     },
   ],
   options: {

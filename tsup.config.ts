@@ -14,23 +14,36 @@ const portablePlatform: Plugin = {
   },
 }
 
-const entry = { index: 'src/index.ts', testing: 'src/testing/index.ts', otel: 'src/otel/index.ts' }
+// The CommonJS build of notifykit/testing/msw requires msw through msw-module.require.ts, in place of
+// its sibling msw-module.ts (a static import): msw's CommonJS build needs require(esm), and that
+// module says so, on an older Node, instead of an error pointing into msw. The build that writes
+// .cjs files is the CommonJS one (esbuild's own `format` is ESM for both: tsup's tree-shaking makes
+// the CommonJS output from it).
+const commonJsMsw: Plugin = {
+  name: 'commonjs-msw',
+  setup(build) {
+    if (build.initialOptions.outExtension?.['.js'] !== '.cjs') return
+    build.onResolve({ filter: /\/msw-module\.js$/ }, (args) => ({
+      path: join(args.resolveDir, dirname(args.path), 'msw-module.require.ts'),
+    }))
+  },
+}
 
-// Dependencies and peer dependencies stay imports; tsup bundles only our code. `@opentelemetry/api`
-// is an optional peer of notifykit/otel alone: the other entries never import it.
+const entry = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw/index.ts',
+  otel: 'src/otel/index.ts',
+}
+
+// Dependencies and peer dependencies stay imports; tsup bundles only our code. msw is an optional
+// peer of notifykit/testing/msw alone, `@opentelemetry/api` of notifykit/otel alone: the other
+// entries never import them.
 const external = ['undici', 'zod', 'msw', '@opentelemetry/api']
-
-// msw is an optional peer dependency of notifykit/testing, yet the types of `fake.handlers` and
-// `createMswDispatcher` are msw's own (its handler classes have private members: no structural type
-// can pass for them). Where msw is missing, this makes its import `any` instead of an error, so the
-// rest of the test kit's types still compile. It only covers the line after it: the msw import comes
-// first in dist/testing.d.ts (checked by test/testing/build-output.test.ts).
-const OPTIONAL_MSW_TYPES =
-  '// @ts-ignore -- msw is optional: without it, its types are `any` and the rest of the test kit compiles.'
 
 export default defineConfig([
   {
-    // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,otel}.{js,cjs}: Node, undici inside.
+    // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,testing/msw,otel}.{js,cjs}: Node, undici inside.
     entry,
     format: ['esm', 'cjs'],
     dts: { entry: { index: entry.index } },
@@ -44,14 +57,23 @@ export default defineConfig([
     // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
     removeNodeProtocol: false,
     external,
-    // `import.meta.url` for the CommonJS build too: the test kit requires its optional msw from there.
+    esbuildPlugins: [commonJsMsw],
+    // `import.meta.url` for the CommonJS build too: notifykit/testing/msw requires msw from there.
     shims: true,
   },
   {
-    // dist/testing.{d.ts,d.cts}, on their own for their banner.
+    // dist/testing.{d.ts,d.cts} and dist/testing/msw.{d.ts,d.cts}, each on its own, as for otel below:
+    // one file each, and only the second names msw.
     entry: { testing: entry.testing },
     format: ['esm', 'cjs'],
-    dts: { only: true, banner: OPTIONAL_MSW_TYPES },
+    dts: { only: true },
+    clean: false,
+    external,
+  },
+  {
+    entry: { 'testing/msw': entry['testing/msw'] },
+    format: ['esm', 'cjs'],
+    dts: { only: true },
     clean: false,
     external,
   },
@@ -65,7 +87,7 @@ export default defineConfig([
     external,
   },
   {
-    // dist/portable/{index,testing,otel}.js: ESM for fetch runtimes; types are the Node build's.
+    // dist/portable/{index,testing,testing/msw,otel}.js: ESM for fetch runtimes; types are the Node build's.
     entry,
     outDir: 'dist/portable',
     format: ['esm'],

@@ -7,6 +7,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^notifykit\/testing\/msw$/, replacement: source('./src/testing/msw/index.ts') },
       { find: /^notifykit\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^notifykit\/otel$/, replacement: source('./src/otel/index.ts') },
       { find: /^notifykit$/, replacement: source('./src/index.ts') },

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Smoke test of the package as npm users get it: `npm pack`, then install the tarball into a fresh
 # project outside the repo (no workspace link) and use it the ways real projects do:
-#   - require() from CommonJS and import from ESM, both entries;
+#   - require() from CommonJS and import from ESM, every entry;
 #   - `notifykit` alone with msw absent: it loads, reads no env var, leaves no handle;
 #   - TypeScript consumers compiled with moduleResolution node16 (ESM and CJS, then run) and bundler,
-#     lib ES2022 without DOM, types ["node"], skipLibCheck false;
+#     lib ES2022 without DOM, types ["node"], skipLibCheck false: no error at all, msw installed; a
+#     consumer of notifykit/testing/msw, where only msw's own types may fail (they need lib DOM);
 #   - an esbuild bundle (platform node) of a serverless handler, zod inside, run against the fake service on
 #     127.0.0.1.
 # Every run-time check runs on each Node version of SMOKE_NODE_VERSIONS ("current" is the node
 # running this script; others come from the `node` package through npx): by default 20.18.1, the
 # `engines` floor, as well as 22 and 24. On a Node without require(esm) (before 20.19), the CommonJS
-# check expects `require('notifykit/testing')` to fail on msw's CommonJS build, and on nothing else.
+# check expects `require('notifykit/testing/msw')` to fail on msw's CommonJS build, saying so, and
+# nothing else to fail; the ES module import of notifykit/testing/msw works there.
 #
 # Needs dist/ (npm run build). SMOKE_KEEP=1 keeps the temporary project for inspection.
 set -euo pipefail
@@ -53,18 +55,20 @@ mkdir "$WORK/unpacked"
 tar -xzf "$tarball" -C "$WORK/unpacked"
 files="$(cd "$WORK/unpacked/package" && find . -type f | sed 's|^\./||' | sort)"
 for required in package.json dist/index.js dist/index.cjs dist/index.d.ts dist/index.d.cts \
-  dist/testing.js dist/testing.cjs dist/testing.d.ts dist/testing.d.cts; do
+  dist/testing.js dist/testing.cjs dist/testing.d.ts dist/testing.d.cts \
+  dist/testing/msw.js dist/testing/msw.cjs dist/testing/msw.d.ts dist/testing/msw.d.cts; do
   grep -qx "$required" <<<"$files" || fail "the tarball lacks $required"
 done
-unexpected="$(grep -Ev '^(dist/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$|SECURITY\.md$)' <<<"$files" || true)"
+unexpected="$(grep -Ev '^(dist/|docs/[^/]+\.md$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$|SECURITY\.md$)' <<<"$files" || true)"
 [ -z "$unexpected" ] || fail "the tarball holds files users do not need: $unexpected"
-# A mention in the documentation is fine; an import or require of msw is not.
-if grep -lE "(from|import|require)\(? *['\"]msw" "$WORK/unpacked/package/dist/index.js" \
-  "$WORK/unpacked/package/dist/index.cjs" "$WORK/unpacked/package/dist/index.d.ts" \
-  "$WORK/unpacked/package/dist/index.d.cts" "$WORK/unpacked/package/dist/portable/index.js"; then
-  fail 'the main entry loads msw'
-fi
-ok "$(basename "$tarball"): $(wc -l <<<"$files") files, $(du -k "$tarball" | cut -f1) KiB; main entry free of msw imports"
+# A mention in the documentation is fine; an import or require of msw is not, but in notifykit/testing/msw.
+for entry in index testing; do
+  if (cd "$WORK/unpacked/package/dist" && grep -lE "(from|import|require)\(? *['\"]msw" \
+    "$entry.js" "$entry.cjs" "$entry.d.ts" "$entry.d.cts" "portable/$entry.js"); then
+    fail "dist/$entry loads msw or names its types"
+  fi
+done
+ok "$(basename "$tarball"): $(wc -l <<<"$files") files, $(du -k "$tarball" | cut -f1) KiB; notifykit and notifykit/testing free of msw imports"
 
 step 'install the tarball into a temporary project'
 mkdir "$APP"
@@ -80,7 +84,7 @@ cp -R "$REPO/scripts/smoke/ts" ts
 
 step 'TypeScript consumers (lib ES2022, no DOM, types [node], skipLibCheck false)'
 MSW_TYPES='msw,@mswjs/interceptors,rettime'
-for args in 'ts/tsconfig.bundler.json' "ts/tsconfig.node16.json --allow-errors-in $MSW_TYPES"; do
+for args in 'ts/tsconfig.bundler.json' 'ts/tsconfig.node16.json' "ts/tsconfig.msw.json --allow-errors-in $MSW_TYPES"; do
   # shellcheck disable=SC2086 # the arguments are split on purpose
   report="$(node tsc-check.mjs $args 2>&1)" || {
     printf '%s\n' "$report" >&2
@@ -124,6 +128,7 @@ for version in $NODE_VERSIONS; do
   run_check "$bin" "$label" esm.mjs
   run_check "$bin" "$label" ts/out/consumer.mjs
   run_check "$bin" "$label" ts/out/consumer.cjs
+  run_check "$bin" "$label" ts/out/consumer.msw.mjs
   run_check "$bin" "$label" run-handler.mjs "$APP/out/handler.cjs"
 done
 

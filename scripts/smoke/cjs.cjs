@@ -1,5 +1,5 @@
 'use strict'
-// A CommonJS consumer (a NestJS app, a plain Node script): require() both entries from the tarball.
+// A CommonJS consumer (a NestJS app, a plain Node script): require() the entries from the tarball.
 const assert = require('node:assert/strict')
 const { sep } = require('node:path')
 const { MockAgent } = require('undici')
@@ -52,21 +52,38 @@ async function callThroughFake() {
   await client.close()
 }
 
+async function callThroughMsw() {
+  const { createFakeService } = require('notifykit/testing')
+  const { createMswDispatcher, fakeHandlers } = require('notifykit/testing/msw')
+  assert.match(require.resolve('notifykit/testing/msw'), /dist[\\/]testing[\\/]msw\.cjs$/)
+  const fake = createFakeService({
+    apiKey: 'smoke-key',
+    workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
+  })
+  const client = new NotificationClient({
+    apiKey: 'smoke-key',
+    baseUrl: 'https://fake.test',
+    dispatcher: createMswDispatcher(fakeHandlers(fake), { onUnhandledRequest: 'error' }),
+  })
+  const result = await client.events.trigger({ name: 'welcome', to: 'user-1' })
+  assert.equal(result.status, 'processed')
+  assert.equal(fake.notifications.length, 1)
+}
+
 async function main() {
   await callThroughMockAgent()
   await callThroughFake()
-  const { createFakeService } = require('notifykit/testing')
   if (process.features.require_module) {
-    assert.ok(createFakeService().handlers.length > 0)
-    return 'require() of notifykit (call through a MockAgent) and notifykit/testing (call through the fake, msw handlers)'
+    await callThroughMsw()
+    return 'require() of notifykit (call through a MockAgent), notifykit/testing (call through the fake) and notifykit/testing/msw (the fake through msw)'
   }
   // msw's CommonJS build requires an ESM-only package (rettime), which needs require(esm): Node
-  // 20.19+ / 22.12+. Before that, only the msw plug-ins fail, and say why.
+  // 20.19+ / 22.12+. Before that, only the msw plug-ins' entry fails, and says why.
   assert.throws(
-    () => createFakeService().handlers,
+    () => require('notifykit/testing/msw'),
     (error) => error.code === 'NOTIFYKIT_CONFIGURATION' && /Node 20\.19\+/.test(error.message),
   )
-  return 'require() of notifykit (call through a MockAgent) and notifykit/testing (call through the fake); its msw handlers need require(esm) (Node 20.19+)'
+  return 'require() of notifykit (call through a MockAgent) and notifykit/testing (call through the fake); notifykit/testing/msw needs require(esm) (Node 20.19+)'
 }
 
 main().then(

@@ -34,7 +34,7 @@ assert.equal(typeof notifykit.NotificationClient, 'function')
 
 const { checkTestKitWithoutMsw } = require('./test-kit-without-msw.cjs')
 
-checkTestKitWithoutMsw(notifykit, require('notifykit/testing')).then(
+checkTestKitWithoutMsw(notifykit, require('notifykit/testing'), () => require('notifykit/testing/msw')).then(
   (testKit) =>
     console.log(
       `require("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; ${testKit}`,

@@ -32,7 +32,11 @@ assert.deepEqual(handlesAfter, handlesBefore, 'import("notifykit") left a handle
 assert.equal(typeof notifykit.NotificationClient, 'function')
 
 const { checkTestKitWithoutMsw } = await import('./test-kit-without-msw.cjs')
-const testKit = await checkTestKitWithoutMsw(notifykit, await import('notifykit/testing'))
+const testKit = await checkTestKitWithoutMsw(
+  notifykit,
+  await import('notifykit/testing'),
+  () => import('notifykit/testing/msw'),
+)
 console.log(
   `import("notifykit") without msw installed: notifykit read no env var (Node and undici did: ${[...otherReads].join(' ') || 'none'}), made no handle; ${testKit}`,
 )

@@ -5,7 +5,9 @@ import type { FetchHandler } from './fetch-handler.js'
 /**
  * An undici `Dispatcher` that answers every request from a Fetch-style handler, in memory, with no
  * socket. It is how msw handlers and the fake service reach the SDK's real request pipeline:
- * msw cannot intercept undici's own `Dispatcher.request()`, so tests pass this as `dispatcher`.
+ * msw cannot intercept undici's own `Dispatcher.request()`, so tests pass this as `dispatcher`. The
+ * handler's `Request` carries a signal that aborts when the client gives the request up (its
+ * timeout, the caller's signal).
  *
  * @example
  * ```ts
@@ -72,26 +74,34 @@ interface ControlledHandler {
 }
 
 class Controller implements Dispatcher.DispatchController {
-  aborted = false
   paused = false
-  reason: Error | null = null
+  // Also the signal of the Request the handler gets: a handler that sends it on (msw's pass-through)
+  // stops when the client gives up.
+  readonly #aborter = new AbortController()
   #onResume: (() => void) | undefined
-  #onAbort: (() => void) | undefined
+
+  get aborted(): boolean {
+    return this.#aborter.signal.aborted
+  }
+
+  get reason(): Error | null {
+    return this.aborted ? (this.#aborter.signal.reason as Error) : null
+  }
+
+  get signal(): AbortSignal {
+    return this.#aborter.signal
+  }
 
   abort(reason: Error): void {
     if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    this.#onAbort?.()
+    this.#aborter.abort(reason)
     this.resume()
   }
 
   /** Resolves when the request is aborted: a handler that never answers must not hang a timed-out request. */
   whenAborted(): Promise<void> {
     if (this.aborted) return Promise.resolve()
-    return new Promise((resolve) => {
-      this.#onAbort = resolve
-    })
+    return new Promise((resolve) => this.signal.addEventListener('abort', () => resolve(), { once: true }))
   }
 
   pause(): void {
@@ -119,7 +129,7 @@ async function answer(handle: FetchHandler, options: Dispatcher.DispatchOptions,
   try {
     handler.start(controller)
     if (controller.aborted) throw controller.reason
-    const request = await toFetchRequest(options)
+    const request = await toFetchRequest(options, controller.signal)
     const response = await Promise.race([handle(request), controller.whenAborted()])
     if (controller.aborted) throw controller.reason
     if (!response) {
@@ -143,11 +153,11 @@ async function answer(handle: FetchHandler, options: Dispatcher.DispatchOptions,
   }
 }
 
-async function toFetchRequest(options: Dispatcher.DispatchOptions): Promise<Request> {
+async function toFetchRequest(options: Dispatcher.DispatchOptions, signal: AbortSignal): Promise<Request> {
   const url = new URL(options.path, options.origin ?? undefined)
   const method = options.method.toUpperCase()
   const body = method === 'GET' || method === 'HEAD' ? undefined : await bodyBytes(options.body)
-  return new Request(url, { method, headers: headerPairs(options.headers), body })
+  return new Request(url, { method, headers: headerPairs(options.headers), body, signal })
 }
 
 async function bodyBytes(body: Dispatcher.DispatchOptions['body']): Promise<Uint8Array | undefined> {

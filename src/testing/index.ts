@@ -1,6 +1,5 @@
 export * from './fake/index.js'
 export type { FetchHandler } from './fetch-handler.js'
 export type { InMemoryFetch } from './in-memory-fetch.js'
-export type { MswHandlerSource } from './msw-dispatcher.js'
-export { createMswDispatcher, FetchHandlerDispatcher, serveFetchHandler } from './platform/node.js'
+export { FetchHandlerDispatcher, serveFetchHandler } from './platform/node.js'
 export type { FakeServer, ServedHandler, ServeOptions } from './serve.js'

@@ -23,6 +23,8 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const DIST = join(REPO, 'dist')
 const BUILT = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'testing.js', 'testing.cjs']
   .concat(['testing.d.ts', 'testing.d.cts', 'portable/index.js', 'portable/testing.js'])
+  .concat(['testing/msw.js', 'testing/msw.cjs', 'testing/msw.d.ts', 'testing/msw.d.cts'])
+  .concat(['portable/testing/msw.js'])
   .concat(['otel.js', 'otel.cjs', 'otel.d.ts', 'otel.d.cts', 'portable/otel.js'])
   .map((file) => join(DIST, file))
 
@@ -80,6 +82,54 @@ describe('the portable build', () => {
   it('dist/portable/otel.js loads nothing but @opentelemetry/api', () => {
     expect(importsOf('portable/otel.js')).toEqual(['@opentelemetry/api'])
   })
+
+  it('dist/portable/testing/msw.js loads msw, and zod at most', () => {
+    const imports = importsOf('portable/testing/msw.js')
+    expect(imports).toContain('msw')
+    expect(imports.filter((specifier) => specifier !== 'msw' && !isZod(specifier))).toEqual([])
+  })
+})
+
+describe('notifykit/testing/msw', () => {
+  it('is the only entry that loads msw: an import in the ES module build, a require in the CommonJS one', () => {
+    for (const file of ['index.js', 'index.cjs', 'testing.js', 'testing.cjs', 'portable/testing.js']) {
+      expect(importsOf(file)).not.toContain('msw')
+    }
+    expect(importsOf('testing/msw.js')).toContain('msw')
+    // The CommonJS build requires msw through createRequire (msw-module.require.ts), to say what
+    // Node it needs where msw's CommonJS build cannot load.
+    expect(readFileSync(join(DIST, 'testing/msw.cjs'), 'utf8')).toMatch(
+      /createRequire\([^)]*\)\(['"]msw['"]\)/,
+    )
+    for (const file of ['testing.d.ts', 'testing.d.cts']) {
+      expect(readFileSync(join(DIST, file), 'utf8')).not.toMatch(/from ['"]msw['"]/)
+    }
+    for (const file of ['testing/msw.d.ts', 'testing/msw.d.cts']) {
+      expect(readFileSync(join(DIST, file), 'utf8')).toMatch(/^import \{[^}]*\} from 'msw';$/m)
+    }
+  })
+
+  it('answers from the fake through msw, imported and required', () => {
+    const check = `
+      const { createRequire } = await import('node:module')
+      const require = createRequire(import.meta.url)
+      const { NotificationClient } = await import('./dist/index.js')
+      const { createFakeService } = await import('./dist/testing.js')
+      const outcomes = []
+      for (const msw of [await import('./dist/testing/msw.js'), require('./dist/testing/msw.cjs')]) {
+        const fake = createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', steps: [{ type: 'in_app' }] }] })
+        const dispatcher = msw.createMswDispatcher(msw.fakeHandlers(fake), { onUnhandledRequest: 'error' })
+        const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', dispatcher })
+        outcomes.push((await client.events.trigger({ name: 'w', to: 'u1' })).status, fake.notifications.length)
+      }
+      console.log(JSON.stringify(outcomes))`
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', check], {
+      cwd: REPO,
+      encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual(['processed', 1, 'processed', 1])
+  })
 })
 
 describe('notifykit/otel', () => {
@@ -116,17 +166,19 @@ describe('notifykit/testing where msw is not installed', () => {
     expect(() => createRequire(join(app, 'index.js')).resolve('msw')).toThrow(/Cannot find module 'msw'/)
   })
 
-  it('imports and requires, serves fake.fetch, and names msw when msw handlers are asked for', () => {
+  it('imports and requires notifykit/testing, serves fake.fetch; notifykit/testing/msw names msw', () => {
     const check = `
       const { NotificationClient } = await import('notifykit')
       const testing = await import('notifykit/testing')
       const fake = testing.createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', steps: [] }] })
       const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
       const result = await client.events.trigger({ name: 'w', to: 'u1' })
-      let handlers
-      try { fake.handlers } catch (error) { handlers = error.message }
-      const required = (await import('node:module')).createRequire(import.meta.url)('notifykit/testing')
-      console.log(JSON.stringify({ status: result.status, handlers, cjs: typeof required.createFakeService }))`
+      const require = (await import('node:module')).createRequire(import.meta.url)
+      const required = require('notifykit/testing')
+      const imported = await import('notifykit/testing/msw').catch((error) => error.message)
+      let requiredMsw
+      try { require('notifykit/testing/msw') } catch (error) { requiredMsw = error.message }
+      console.log(JSON.stringify({ status: result.status, cjs: typeof required.createFakeService, imported, requiredMsw }))`
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', check], {
       cwd: app,
       encoding: 'utf8',
@@ -134,8 +186,10 @@ describe('notifykit/testing where msw is not installed', () => {
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toEqual({
       status: 'no_workflow_steps_defined',
-      handlers: 'fake.handlers needs the msw package: npm install --save-dev msw',
       cjs: 'function',
+      // Node's own error for a missing import: it names msw.
+      imported: expect.stringMatching(/^Cannot find package 'msw' imported from .*testing[\\/]msw\.js$/),
+      requiredMsw: 'notifykit/testing/msw needs the msw package: npm install --save-dev msw',
     })
   })
 
@@ -148,7 +202,6 @@ describe('notifykit/testing where msw is not installed', () => {
     export const client = new NotificationClient(options)
     export const asGlobalFetch: typeof globalThis.fetch = fake.fetch
     export const served: Promise<ServedHandler> = fake.listen()
-    export const handlers = fake.handlers
 
     // The hook types of notifykit/otel are copies of the main entry's: structurally the same.
     import { otelHooks } from 'notifykit/otel'
@@ -238,13 +291,92 @@ describe('notifykit/testing where msw is not installed', () => {
   }, 60_000)
 
   it('its types compile without msw and without the DOM library, libraries checked', () => {
-    // The @ts-ignore tsup puts above the msw import is what makes it compile: it covers one line only.
-    for (const file of ['testing.d.ts', 'testing.d.cts']) {
-      const [ignore, mswImport] = readFileSync(join(DIST, file), 'utf8').split('\n')
-      expect(ignore).toMatch(/^\/\/ @ts-ignore -- msw is optional/)
-      expect(mswImport).toMatch(/^import .* from 'msw';$/)
-    }
     expect(compileConsumers()).toEqual({ status: 0, output: '' })
+  }, 60_000)
+})
+
+describe("a user's project with msw installed: no DOM library, libraries checked", () => {
+  // What a user compiled: msw installed (an optional peer), `skipLibCheck: false`, `lib: ["ES2022"]`
+  // without DOM and `types: []`. msw's declarations need the DOM library, so no entry that only
+  // uses fake.fetch or fake.listen() may bring them into the compile.
+  let app: string
+
+  beforeAll(() => {
+    app = mkdtempSync(join(tmpdir(), 'notifykit-msw-user-'))
+    const modules = join(app, 'node_modules')
+    const notifykit = join(modules, 'notifykit')
+    cpSync(join(REPO, 'package.json'), join(notifykit, 'package.json'))
+    for (const file of BUILT) cpSync(file, join(notifykit, 'dist', file.slice(DIST.length + 1)))
+    mkdirSync(join(modules, '@types'))
+    // Links into the repository's node_modules: msw's own dependencies resolve from there.
+    for (const name of ['undici', 'zod', 'msw', '@types/node']) {
+      symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir')
+    }
+    writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
+  })
+
+  afterAll(() => rmSync(app, { recursive: true, force: true }))
+
+  /** tsc over `files` (written into the app) with the user's settings; the errors, one a line. */
+  function compile(files: Record<string, string>, lib: string[]): string[] {
+    for (const [name, source] of Object.entries(files)) writeFileSync(join(app, name), source)
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        module: 'node16',
+        moduleResolution: 'node16',
+        target: 'es2022',
+        lib,
+        types: [],
+        skipLibCheck: false,
+        noEmit: true,
+      },
+      files: Object.keys(files),
+    }
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(tsconfig))
+    const tsc = join(REPO, 'node_modules/typescript/bin/tsc')
+    const run = spawnSync(process.execPath, [tsc, '-p', app, '--pretty', 'false'], { encoding: 'utf8' })
+    return (run.stdout + run.stderr).split('\n').filter((line) => /error TS\d+/.test(line))
+  }
+
+  const TEST_KIT_USER = `
+    import { NotificationClient } from 'notifykit'
+    import { createFakeService, type ServedHandler } from 'notifykit/testing'
+
+    const fake = createFakeService({ apiKey: 'k', workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }] })
+    export const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
+    export const served: Promise<ServedHandler> = fake.listen()
+  `
+
+  it('notifykit/testing, from ES modules and CommonJS: no error', () => {
+    expect(compile({ 'kit.mts': TEST_KIT_USER, 'kit.cts': TEST_KIT_USER }, ['es2022'])).toEqual([])
+  }, 60_000)
+
+  const MSW_USER = `
+    import { http, HttpResponse } from 'msw'
+    import { setupServer } from 'msw/node'
+    import { NotificationClient } from 'notifykit'
+    import { createFakeService } from 'notifykit/testing'
+    import { createMswDispatcher, fakeHandlers, type MswDispatcherOptions } from 'notifykit/testing/msw'
+
+    const fake = createFakeService({ apiKey: 'k' })
+    const server = setupServer(...fakeHandlers(fake))
+    const options: MswDispatcherOptions = {
+      onUnhandledRequest: (request, print) => (request.method === 'GET' ? print.error() : print.warning()),
+    }
+    export const client = new NotificationClient({
+      apiKey: 'k',
+      baseUrl: 'https://fake.test',
+      dispatcher: createMswDispatcher(server, options),
+    })
+    export const fixed = createMswDispatcher([http.get('*/x', () => HttpResponse.json({}))], { onUnhandledRequest: 'error' })
+  `
+
+  // msw's declarations need the DOM library (without it: about 30 errors, every one inside msw,
+  // @mswjs/interceptors and rettime), as they do for any code that imports msw; from CommonJS, msw's
+  // own types also import ES modules (TS1479 inside msw), whatever imports them.
+  it('notifykit/testing/msw, from an ES module with the DOM library, as msw needs: no error', () => {
+    expect(compile({ 'msw.mts': MSW_USER }, ['es2022', 'dom'])).toEqual([])
   }, 60_000)
 })
 

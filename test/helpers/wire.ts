@@ -1,7 +1,7 @@
 import { getResponse, HttpResponse, http, type RequestHandler } from 'msw'
 import { NotificationClient, type NotificationClientOptions } from '../../src/index.js'
 import { inMemoryFetch } from '../../src/testing/in-memory-fetch.js'
-import { createMswDispatcher, type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
+import { type FetchHandler, FetchHandlerDispatcher } from '../../src/testing/index.js'
 import type { TransportName } from './transport.js'
 
 export const API_KEY = 'nk_test_4f9c2b7e1a'
@@ -32,15 +32,17 @@ export function inMemory(handle: FetchHandler, transport: TransportName = 'undic
     : { dispatcher: new FetchHandlerDispatcher(handle) }
 }
 
-/** Options sending every request to msw `handlers`: createMswDispatcher, or a fetch over getResponse. */
+/**
+ * Options sending every request to msw `handlers` in memory over the named transport, through
+ * msw's `getResponse`: a request no handler answers fails as a dropped connection would, never
+ * reaching the network (createMswDispatcher would send it for real, as msw does).
+ */
 export function mswConnection(
   handlers: readonly RequestHandler[],
   transport: TransportName = 'undici',
 ): Connection {
   const list = [...handlers]
-  return transport === 'fetch'
-    ? { fetch: inMemoryFetch((request) => getResponse(list, request)) }
-    : { dispatcher: createMswDispatcher(list) }
+  return inMemory((request) => getResponse(list, request), transport)
 }
 
 export interface WireClient {

@@ -8,7 +8,7 @@ import {
   type NotificationClientOptions,
   NotifyKitError,
 } from '../../src/index.js'
-import { createMswDispatcher } from '../../src/testing/index.js'
+import { createMswDispatcher } from '../../src/testing/msw/index.js'
 import { captureLogs, type SinkLevel } from '../helpers/logs.js'
 import { startServer } from '../helpers/servers.js'
 import { rejectionOf } from '../helpers/wire.js'

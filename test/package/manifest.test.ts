@@ -26,6 +26,7 @@ describe('package.json', () => {
   it.each([
     ['.', 'index'],
     ['./testing', 'testing'],
+    ['./testing/msw', 'testing/msw'],
     ['./otel', 'otel'],
   ])(
     '%s: the portable build for fetch runtimes, then import and require, each with its own types listed first',
@@ -56,13 +57,30 @@ describe('package.json', () => {
 
   it('lists the subpath entries in typesVersions, for TypeScript without `exports` support', () => {
     expect(manifest.typesVersions).toEqual({
-      '*': { testing: ['./dist/testing.d.cts'], otel: ['./dist/otel.d.cts'] },
+      '*': {
+        testing: ['./dist/testing.d.cts'],
+        'testing/msw': ['./dist/testing/msw.d.cts'],
+        otel: ['./dist/otel.d.cts'],
+      },
     })
-    expect(Object.keys(manifest.exports)).toEqual(['.', './testing', './otel', './package.json'])
+    expect(Object.keys(manifest.exports)).toEqual([
+      '.',
+      './testing',
+      './testing/msw',
+      './otel',
+      './package.json',
+    ])
   })
 
   it('publishes only the build and the documents users read', () => {
-    expect(manifest.files.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'SECURITY.md', 'dist'])
+    expect(manifest.files.sort()).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'SECURITY.md',
+      'dist',
+      'docs/*.md',
+    ])
   })
 
   it('depends at run time on undici and zod only; msw is an optional peer of the test kit', () => {

@@ -2,6 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { NotificationClient, RateLimitError } from 'notifykit'
 import { createFakeService } from 'notifykit/testing'
+import { fakeHandlers } from 'notifykit/testing/msw'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 
 // Your application code: its client sends through the global fetch, which msw intercepts.
@@ -20,7 +21,7 @@ const fake = createFakeService({
   apiKey: 'test-key',
   workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }, { type: 'email' }] }],
 })
-const server = setupServer(...fake.handlers)
+const server = setupServer(...fakeHandlers(fake))
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => {

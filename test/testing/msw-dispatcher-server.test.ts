@@ -1,7 +1,8 @@
 import { HttpResponse, http, ws } from 'msw'
 import { setupServer } from 'msw/node'
 import { InternalServerError, NotificationClient } from 'notifykit'
-import { createFakeService, createMswDispatcher } from 'notifykit/testing'
+import { createFakeService } from 'notifykit/testing'
+import { createMswDispatcher, fakeHandlers } from 'notifykit/testing/msw'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { welcomeOptions } from './msw-server-suite.js'
 
@@ -11,11 +12,11 @@ describe('createMswDispatcher(server): msw overrides through undici', () => {
   const fake = createFakeService(welcomeOptions)
   // A WebSocket handler in the same server, as apps with one have: it is not an HTTP answer.
   const chat = ws.link('wss://chat.test').addEventListener('connection', () => {})
-  const server = setupServer(chat, ...fake.handlers)
+  const server = setupServer(chat, ...fakeHandlers(fake))
   const client = new NotificationClient({
     apiKey: 'k',
     baseUrl: 'https://fake.test',
-    dispatcher: createMswDispatcher(server),
+    dispatcher: createMswDispatcher(server, { onUnhandledRequest: 'error' }),
     maxRetries: 0,
     logLevel: 'off',
   })

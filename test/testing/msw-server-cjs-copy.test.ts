@@ -4,9 +4,11 @@ import { HttpHandler } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { mswServerSuite, welcomeOptions } from './msw-server-suite.js'
 
-// Where the kit's require('msw') gets msw's CommonJS build while the test imports its ES module build
-// (a runtime or bundler that ignores `module-sync`): two copies of msw, whose handlers must still
-// work together.
+// The CommonJS build of notifykit/testing/msw requires msw (msw-module.require.ts in place of
+// msw-module.ts, tsup.config.ts). Where that require gets msw's CommonJS build while the test imports
+// its ES module build (a runtime or bundler that ignores `module-sync`), there are two copies of msw,
+// whose handlers must still work together.
+vi.mock('../../src/testing/msw/msw-module.js', () => import('../../src/testing/msw/msw-module.require.js'))
 vi.mock('node:module', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:module')>()
   const toCommonJs: typeof createRequire = (from) => {
@@ -18,10 +20,11 @@ vi.mock('node:module', async (importOriginal) => {
 })
 
 const { createFakeService } = await import('notifykit/testing')
+const { fakeHandlers } = await import('notifykit/testing/msw')
 
-describe("fake.handlers from msw's CommonJS build in an msw server of its ES module build", () => {
+describe("fakeHandlers(fake) from msw's CommonJS build in an msw server of its ES module build", () => {
   it('are made by the other copy of msw', () => {
-    expect(createFakeService().handlers[0]).not.toBeInstanceOf(HttpHandler)
+    expect(fakeHandlers(createFakeService())[0]).not.toBeInstanceOf(HttpHandler)
   })
 
   mswServerSuite(() => createFakeService(welcomeOptions))

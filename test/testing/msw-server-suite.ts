@@ -2,6 +2,7 @@ import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { InternalServerError, NotificationClient } from 'notifykit'
 import type { FakeService } from 'notifykit/testing'
+import { fakeHandlers } from 'notifykit/testing/msw'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 
 /**
@@ -10,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
  */
 export function mswServerSuite(createFake: () => FakeService): void {
   const fake = createFake()
-  const server = setupServer(...fake.handlers)
+  const server = setupServer(...fakeHandlers(fake))
   const client = new NotificationClient({
     apiKey: 'k',
     baseUrl: 'https://fake.test',

@@ -1,6 +1,5 @@
-import type { HttpHandler } from 'msw'
 import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
-import { FetchHandlerDispatcher, fakeMswHandlers, serveFetchHandler } from '../platform/node.js'
+import { FetchHandlerDispatcher, serveFetchHandler } from '../platform/node.js'
 import type { ServedHandler } from '../serve.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
@@ -49,7 +48,6 @@ export class FakeService {
   #state: FakeState
   readonly #pipeline: RequestPipeline
   #dispatcher: FetchHandlerDispatcher | undefined
-  #handlers: HttpHandler[] | undefined
 
   constructor(options: FakeServiceOptions = {}) {
     this.#options = structuredClone(options)
@@ -97,22 +95,6 @@ export class FakeService {
   get dispatcher(): FetchHandlerDispatcher {
     this.#dispatcher ??= new FetchHandlerDispatcher(this.handle)
     return this.#dispatcher
-  }
-
-  /**
-   * msw request handlers for the seven routes on any origin. Requests to other paths fall through
-   * to your other handlers (or msw's unhandled-request policy). Needs msw, an optional peer dependency
-   * loaded on first use, and Node; elsewhere, use {@link FakeService.fetch}.
-   *
-   * @example
-   * ```ts
-   * const dispatcher = createMswDispatcher([...fake.handlers, ...myOtherHandlers])
-   * // or, for code that uses global fetch: setupServer(...fake.handlers).listen()
-   * ```
-   */
-  get handlers(): HttpHandler[] {
-    this.#handlers ??= fakeMswHandlers(this.handle)
-    return [...this.#handlers]
   }
 
   /**

@@ -1,5 +1,5 @@
-import { NotifyKitError } from '../../core/errors.js'
 import type * as NodePlugins from './node.js'
+import { nodeOnly } from './node-only.js'
 
 /**
  * The portable build's stand-ins for the plug-ins of ./node.ts, with the same names and types: each
@@ -17,17 +17,3 @@ export const FetchHandlerDispatcher = class {
 
 export const serveFetchHandler: typeof NodePlugins.serveFetchHandler = () =>
   Promise.reject(nodeOnly('fake.listen() (serveFetchHandler)', 'node:http'))
-
-export const createMswDispatcher: typeof NodePlugins.createMswDispatcher = () => {
-  throw nodeOnly('createMswDispatcher', 'undici and msw')
-}
-
-export const fakeMswHandlers: typeof NodePlugins.fakeMswHandlers = () => {
-  throw nodeOnly('fake.handlers', 'msw')
-}
-
-function nodeOnly(feature: string, needs: string): NotifyKitError {
-  return new NotifyKitError(
-    `${feature} needs Node (${needs}), which this build of notifykit/testing, for runtimes without Node sockets, does not load: use fake.fetch, which works everywhere (new NotificationClient({ fetch: fake.fetch }))`,
-  )
-}

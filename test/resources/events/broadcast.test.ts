@@ -6,7 +6,7 @@ import {
   RequestValidationError,
   UnprocessableEntityError,
 } from '../../../src/index.js'
-import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { createMswDispatcher } from '../../../src/testing/msw/index.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'

@@ -12,7 +12,7 @@ import {
   TimeoutError,
   type TriggerEventParams,
 } from '../../../src/index.js'
-import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { createMswDispatcher } from '../../../src/testing/msw/index.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'

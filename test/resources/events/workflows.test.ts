@@ -13,7 +13,7 @@ import {
   type TriggerEventParams,
 } from '../../../src/index.js'
 import type { StandardSchemaV1 } from '../../../src/internal/validation/standard-schema.js'
-import { createMswDispatcher } from '../../../src/testing/msw-dispatcher.js'
+import { createMswDispatcher } from '../../../src/testing/msw/index.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'

@@ -52,3 +52,13 @@ describe('failNext targets', () => {
     fake.reset({ keepAdd: false })
   })
 })
+
+describe('the msw plug-ins are in notifykit/testing/msw', () => {
+  test('fakeHandlers(fake) takes a fake; the fake has no handlers of its own', async () => {
+    const fake = createFakeService()
+    const { fakeHandlers } = await import('../../../src/testing/msw/index.js')
+    expectTypeOf(fakeHandlers(fake)).toEqualTypeOf<import('msw').HttpHandler[]>()
+    // @ts-expect-error moved: `fakeHandlers(fake)` from notifykit/testing/msw
+    void fake.handlers
+  })
+})

@@ -1,7 +1,8 @@
 import { getResponse } from 'msw'
 import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMswDispatcher, type FakeServer, serveFetchHandler } from '../../../src/testing/index.js'
+import { type FakeServer, serveFetchHandler } from '../../../src/testing/index.js'
+import { createMswDispatcher, fakeHandlers } from '../../../src/testing/msw/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 
 const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }
@@ -30,25 +31,25 @@ describe('fake.dispatcher', () => {
   })
 })
 
-describe('fake.handlers', () => {
+describe('fakeHandlers(fake)', () => {
   it('serve the seven routes on any origin through msw', async () => {
     const fake = seededFake()
     const response = await request('https://anything.example/v1/events/trigger', {
       method: 'POST',
       headers,
       body,
-      dispatcher: createMswDispatcher(fake.handlers),
+      dispatcher: createMswDispatcher(fakeHandlers(fake)),
     })
     expect(response.statusCode).toBe(201)
     await response.body.dump()
-    expect(fake.handlers).toHaveLength(7)
+    expect(fakeHandlers(fake)).toHaveLength(7)
   })
 
   it('leave other paths to other handlers', async () => {
     const fake = seededFake()
-    expect(await getResponse(fake.handlers, new Request('https://x.test/v1/other'))).toBeUndefined()
+    expect(await getResponse(fakeHandlers(fake), new Request('https://x.test/v1/other'))).toBeUndefined()
     const encoded = await getResponse(
-      fake.handlers,
+      fakeHandlers(fake),
       new Request('https://x.test/v1/subscribers/a%2Fb/messages/mark-all', {
         method: 'POST',
         headers,

@@ -6,8 +6,8 @@ import { checkApiKey, normalizeHeaders } from './internal/http/headers.js'
 import { observer } from './internal/pipeline/call-observer.js'
 import { externalPacer } from './internal/pipeline/external-pacer.js'
 import { createRateLimiter, type Pacer } from './internal/pipeline/rate-limiter.js'
-import { RetryBudget } from './internal/pipeline/retry-budget.js'
 import { RequestCore } from './internal/pipeline/request-core.js'
+import { RetryBudget } from './internal/pipeline/retry-budget.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
@@ -232,7 +232,10 @@ interface BucketState {
 
 // Passes the connection (unless replaced) and the buckets' state from `withOptions` to the new
 // client's constructor without making them options.
-const fromParent = new WeakMap<object, { connection: Connection | undefined; buckets: Map<string, BucketState> }>()
+const fromParent = new WeakMap<
+  object,
+  { connection: Connection | undefined; buckets: Map<string, BucketState> }
+>()
 
 interface Settings {
   apiKey: string

@@ -42,8 +42,11 @@ const CUT_FACTOR = 0.7
 const CUBIC_SCALE = 0.4
 /** The smallest share: a client always keeps a trickle. */
 const MIN_SHARE = 1 / 64
-/** Units in flight before the first answer: a bulk request's or broadcast's cost. */
-const FIRST_WAVE_UNITS = 100
+/**
+ * Units in flight before the first answer: two bulk requests or broadcasts, as many as `triggerBulk`
+ * sends at once by default, so that a client alone meets the limit only when it asks for more.
+ */
+const FIRST_WAVE_UNITS = 200
 /** The least time between two cuts, when the bucket's refill is not known. */
 const MIN_CUT_INTERVAL_MS = 250
 /** Others are said to be drawing only when their use is more than this part of the bucket, besides what is in flight. */
@@ -147,8 +150,8 @@ export function createRateLimiter(): Pacer {
   }
 
   /**
-   * Before the first answer, no more than `FIRST_WAVE_UNITS` in flight (any number of triggers, one
-   * bulk request or broadcast): the bucket may be shared, and a fleet of clients starting at once,
+   * Before the first answer, no more than `FIRST_WAVE_UNITS` in flight (any number of triggers, two
+   * bulk requests or broadcasts): the bucket may be shared, and a fleet of clients starting at once,
    * each sending all it may, would overdraw it before any learns of it.
    */
   const afterFirstAnswer = async (cost: number, options: RequestOptions, deadline: number | undefined) => {

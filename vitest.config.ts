@@ -4,6 +4,18 @@ import { defineConfig } from 'vitest/config'
 // Tests that read like user code import 'notifykit' and 'notifykit/testing'; they resolve to the sources.
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+// Files that mock modules or reset the module registry: each gets a fresh module graph of its own.
+const OWN_MODULES = [
+  'test/core/errors.test.ts',
+  'test/package/load.test.ts',
+  'test/schemas/deferred-schemas.test.ts',
+  'test/testing/msw-missing.test.ts',
+  'test/testing/msw-server-cjs-copy.test.ts',
+  'test/testing/portable-plugins.test.ts',
+]
+// The built package's tests build it first: `npm run test:build` runs them (vitest.build.config.ts).
+const EXCLUDE = ['test/build/**', '**/node_modules/**']
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -14,13 +26,24 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // The built package's tests build it first: `npm run test:build` runs them (vitest.build.config.ts).
-    exclude: ['test/build/**', '**/node_modules/**'],
     // Worker threads load the test files faster than child processes on this machine; nothing here
     // needs a process of its own (tests that do spawn one).
     pool: 'threads',
     testTimeout: 10_000,
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+    projects: [
+      {
+        // Most files share the modules a worker has loaded: loading src/ and its dependencies again
+        // for every file was more than half of the suite's time. A test leaves no state behind it.
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...EXCLUDE, ...OWN_MODULES],
+          isolate: false,
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+        },
+      },
+      { extends: true, test: { name: 'own-modules', include: OWN_MODULES, exclude: EXCLUDE, isolate: true } },
+    ],
   },
 })

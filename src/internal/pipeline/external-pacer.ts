@@ -16,12 +16,15 @@ export function externalPacer(limiter: RateLimiter): Pacer {
       } catch (error) {
         throw refusal(error)
       }
-      if (turn === undefined || typeof turn?.then !== 'function') return undefined
-      return Promise.resolve(turn).catch((error: unknown) => {
-        throw refusal(error)
-      })
+      if (turn === undefined || typeof turn?.then !== 'function') return 0
+      return Promise.resolve(turn).then(
+        () => 0,
+        (error: unknown) => {
+          throw refusal(error)
+        },
+      )
     },
-    settle(cost, response) {
+    settle(cost, _mark, response) {
       try {
         limiter.settle?.({ cost, signal: undefined, deadline: undefined }, response)
       } catch {

@@ -11,18 +11,18 @@ import { deadlineError, sleep } from './waits.js'
  */
 export interface Pacer {
   /**
-   * Takes `cost` units for an attempt. Returns `undefined` when it may go now, or a promise that
-   * resolves when it may go and rejects (the units given back) on the call's `signal`, or at once
-   * when the wait would end past `deadline`. Every `acquire` that does not reject is followed by a
-   * `settle`.
+   * Takes `cost` units for an attempt. Returns its mark (the units this pacer has let through, the
+   * attempt's included) when it may go now, or a promise of it that resolves when it may go and
+   * rejects (the units given back) on the call's `signal`, or at once when the wait would end past
+   * `deadline`. Every `acquire` that does not reject is followed by a `settle` with its mark.
    */
-  acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<void> | undefined
+  acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<number> | number
   /**
    * Ends an attempt that `acquire` let through: `response` is undefined when none arrived. Its
    * `RateLimit-Policy` and `RateLimit-Remaining` correct the picture of the bucket; a 429's
    * `Retry-After` pauses every request of this pacer.
    */
-  settle(cost: number, response?: { status: number; headers: ResponseHeaders }): void
+  settle(cost: number, mark: number, response?: { status: number; headers: ResponseHeaders }): void
 }
 
 // The pacing of a fleet: many clients (serverless instances) sharing one API key, and so one bucket
@@ -81,6 +81,8 @@ export function createRateLimiter(): Pacer {
   let inFlight = 0
   /** Units of the requests waiting for their turn. */
   let waiting = 0
+  /** Units let through so far: a request's mark is this count once it goes. */
+  let letThrough = 0
   /** 429 pauses so far: a turn taken before one is taken again after it. */
   let pauses = 0
   /** Whether any attempt has ended: before that, `FIRST_WAVE_UNITS` at most are in flight. */
@@ -95,9 +97,8 @@ export function createRateLimiter(): Pacer {
   let regrowSeconds = 0
   /** When a 429 last cut the share. */
   let lastCutAt = 0
-  /** The report the others' use is measured from, and this client's units answered since. */
-  let anchor: { at: number; remaining: number } | undefined
-  let answeredSinceAnchor = 0
+  /** The report the others' use is measured from: when it came, what it said was left, its request's mark. */
+  let anchor: { at: number; remaining: number; mark: number } | undefined
 
   const msPerOwnUnit = () => msPerUnit / share
 
@@ -106,7 +107,7 @@ export function createRateLimiter(): Pacer {
     cost: number,
     { signal, deadlineMs }: RequestOptions,
     deadline?: number,
-  ) => {
+  ): Promise<number> => {
     waiting += cost
     try {
       let pausesSeen = pauses
@@ -130,23 +131,28 @@ export function createRateLimiter(): Pacer {
     } finally {
       waiting -= cost
     }
+    letThrough += cost
+    return letThrough
   }
 
   const take = (
     cost: number,
     options: RequestOptions,
     deadline: number | undefined,
-  ): Promise<void> | undefined => {
+  ): Promise<number> | number => {
     // Counted even before the server has said anything: the first answer's `RateLimit-Remaining`
     // may not include the requests sent with it.
     inFlight += cost
-    if (fullAt === 0) return undefined
-    const now = Date.now()
-    growShare(now)
-    fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
-    // It may go once the share is short of full by no more than it holds.
-    const waitMs = fullAt - fillMs - now
-    return waitMs > 0 ? wait(Math.ceil(waitMs), cost, options, deadline) : undefined
+    if (fullAt !== 0) {
+      const now = Date.now()
+      growShare(now)
+      fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
+      // It may go once the share is short of full by no more than it holds.
+      const waitMs = fullAt - fillMs - now
+      if (waitMs > 0) return wait(Math.ceil(waitMs), cost, options, deadline)
+    }
+    letThrough += cost
+    return letThrough
   }
 
   /**
@@ -154,7 +160,11 @@ export function createRateLimiter(): Pacer {
    * bulk requests or broadcasts): the bucket may be shared, and a fleet of clients starting at once,
    * each sending all it may, would overdraw it before any learns of it.
    */
-  const afterFirstAnswer = async (cost: number, options: RequestOptions, deadline: number | undefined) => {
+  const afterFirstAnswer = async (
+    cost: number,
+    options: RequestOptions,
+    deadline: number | undefined,
+  ): Promise<number> => {
     firstAnswer ??= withResolvers()
     const { signal } = options
     await sleepUntil(firstAnswer.promise, signal)
@@ -183,23 +193,26 @@ export function createRateLimiter(): Pacer {
     setShare(Math.max(MIN_SHARE, share * CUT_FACTOR), now)
   }
 
-  /** Reads a report of the bucket against this client's own use since the anchor (the pacing, above). */
-  const learnFromReport = (now: number, remaining: number, cost: number) => {
-    answeredSinceAnchor += cost
-    // Taken as full when this client began: a fleet starting together learns of itself at once.
-    const from = anchor ?? { at: now, remaining: size }
+  /**
+   * Reads a report of the bucket (the pacing, above). The units this client let through between the
+   * anchor's request and this one are what it drew meanwhile, as the server counts requests when they
+   * arrive; what the bucket lacks beyond them is what others drew.
+   */
+  const learnFromReport = (now: number, remaining: number, mark: number) => {
+    // Taken as full before this client's first request: a fleet starting together learns of itself at once.
+    const from = anchor ?? { at: now, remaining: size, mark: 0 }
+    const ownDrew = mark - from.mark
     const expected = Math.min(size, from.remaining + (now - from.at) / msPerUnit)
-    const othersDrew = expected - answeredSinceAnchor - remaining
-    const othersSeen = othersDrew > inFlight + size * NOISE_SHARE_OF_BUCKET
+    const othersDrew = expected - ownDrew - remaining
+    // Answers overtaking each other, and requests that reach the server in another order than they
+    // left, blur the count by about a request or two.
+    const othersSeen = othersDrew > size * NOISE_SHARE_OF_BUCKET
     if (othersSeen) {
-      // At once, no more than this client's part of what was drawn (its requests in flight counted
-      // as drawn already, so as not to make too little of it).
-      const own = answeredSinceAnchor + inFlight
-      const part = Math.max(MIN_SHARE, own / (own + othersDrew))
+      // At once, no more than this client's part of what was drawn.
+      const part = Math.max(MIN_SHARE, ownDrew / (ownDrew + othersDrew))
       if (part < share) setShare(part, now)
     }
-    // Rates are read over half a refill window at least: over shorter spans, answers overtaking each
-    // other make them noise.
+    // Rates are read over half a refill window at least: over shorter spans they are noise.
     if (anchor !== undefined && now - anchor.at < fillMs / 2) return
     if (anchor !== undefined && (othersSeen || share < 1)) {
       // Scaled so that all of them draw what the bucket refills, plus what it holds over
@@ -207,26 +220,25 @@ export function createRateLimiter(): Pacer {
       // allows.
       const refillPerSecond = 1000 / msPerUnit
       const wanted = refillPerSecond + (remaining - size * LEVEL_KEPT) / (fillMs / 1000)
-      const drawn = (answeredSinceAnchor + Math.max(0, othersDrew)) / ((now - anchor.at) / 1000)
+      const drawn = (ownDrew + Math.max(0, othersDrew)) / ((now - anchor.at) / 1000)
       let factor = Math.min(MAX_SHARE_STEP, Math.max(1 / MAX_SHARE_STEP, wanted / drawn))
       // A span with a 429 pause in it shows how little was drawn while everyone waited, not what
       // the fleet would draw: it may lower the share, never raise it.
       if (anchor.at < pausedUntil) factor = Math.min(1, factor)
       setShare(Math.min(1, Math.max(MIN_SHARE, share * factor)), now)
     }
-    anchor = { at: now, remaining }
-    answeredSinceAnchor = 0
+    anchor = { at: now, remaining, mark }
   }
 
   return {
     acquire(cost, options, deadline) {
       if (!answered && inFlight > 0 && inFlight + cost > FIRST_WAVE_UNITS) {
-        return afterFirstAnswer(cost, options, deadline).then(() => undefined)
+        return afterFirstAnswer(cost, options, deadline)
       }
       return take(cost, options, deadline)
     },
 
-    settle(cost, response) {
+    settle(cost, mark, response) {
       inFlight -= cost
       if (!answered) {
         answered = true
@@ -246,7 +258,7 @@ export function createRateLimiter(): Pacer {
         size = quota
         fillMs = fillSeconds * 1000
         msPerUnit = fillMs / size
-        learnFromReport(now, remaining, cost)
+        learnFromReport(now, remaining, mark)
       }
       // Without `Retry-After` the 429'd request backs off as any retry does; the bucket headers, if
       // any, still hold the others back until the refill.

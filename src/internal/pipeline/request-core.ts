@@ -243,10 +243,10 @@ export class RequestCore {
     for (let attempts = 1; ; attempts++) {
       if (config.connection.closed) throw new ClientClosedError()
       const turn = limiter?.acquire(cost, options, deadline)
-      if (turn) await turn
+      const mark = typeof turn === 'object' ? await turn : (turn ?? 0)
       const remaining = deadline === undefined ? timeoutMs : deadline - Date.now()
       if (remaining <= 0) {
-        limiter?.settle(cost)
+        limiter?.settle(cost, mark)
         throw deadlineError(options.deadlineMs)
       }
       call.attempts = attempts
@@ -256,7 +256,7 @@ export class RequestCore {
       let failure: NotifyKitError | undefined
       try {
         const response = await sender.send(wire, attemptTimeout, signal)
-        limiter?.settle(cost, response)
+        limiter?.settle(cost, mark, response)
         this.#logAttempt(wire, response, attempts, started)
         sender.attempted?.(response.status)
         const ok = response.status >= 200 && response.status < 300
@@ -266,7 +266,7 @@ export class RequestCore {
         }
         failure = apiErrorOf(response)
       } catch (error) {
-        limiter?.settle(cost)
+        limiter?.settle(cost, mark)
         if (!(error instanceof NotifyKitError)) throw error
         this.#logAttempt(wire, error, attempts, started)
         sender.attempted?.(undefined, error)

@@ -202,8 +202,9 @@ describe('RateLimiter without RateLimit headers', () => {
   it('lets every attempt go at once, with no timer', () => {
     const limiter = createRateLimiter()
     for (let i = 0; i < 1_000; i++) {
-      expect(limiter.acquire(100, {}, undefined)).toBeUndefined()
-      limiter.settle(100, { status: 201, headers: { 'content-type': 'application/json' } })
+      const mark = limiter.acquire(100, {}, undefined)
+      expect(mark).toBe((i + 1) * 100)
+      limiter.settle(100, mark as number, { status: 201, headers: { 'content-type': 'application/json' } })
     }
     expect(vi.getTimerCount()).toBe(0)
   })
@@ -215,25 +216,25 @@ describe('RateLimiter after a 429', () => {
   it('a second 429 with a later Retry-After holds a request that already waits until the later end', async () => {
     const limiter = createRateLimiter()
     // Two requests sent before any answer: nothing is known, both go at once.
-    expect(limiter.acquire(1, {}, undefined)).toBeUndefined()
-    expect(limiter.acquire(1, {}, undefined)).toBeUndefined()
+    expect(limiter.acquire(1, {}, undefined)).toBe(1)
+    expect(limiter.acquire(1, {}, undefined)).toBe(2)
     // The first answers 429, Retry-After: 1 — everything pauses until t = 1 000.
-    limiter.settle(1, tooMany('1'))
+    limiter.settle(1, 1, tooMany('1'))
     // A third request comes and waits for the end of that pause.
     const turn = limiter.acquire(1, {}, undefined)
     expect(turn).toBeInstanceOf(Promise)
     let releasedAt: number | undefined
-    void turn?.then(() => (releasedAt = Date.now() - START))
+    void (turn as Promise<number>).then(() => (releasedAt = Date.now() - START))
     await vi.advanceTimersByTimeAsync(500)
     // The second request, in flight all along, answers 429 too, Retry-After: 3 — until t = 3 500.
-    limiter.settle(1, tooMany('3'))
+    limiter.settle(1, 2, tooMany('3'))
     await vi.advanceTimersByTimeAsync(1_000)
     expect(releasedAt).toBeUndefined() // past the first pause's end (1 000)
     await vi.advanceTimersByTimeAsync(1_999)
     expect(releasedAt).toBeUndefined() // t = 3 499
     await vi.advanceTimersByTimeAsync(1)
     expect(releasedAt).toBe(3_500)
-    limiter.settle(1, { status: 201, headers: {} })
+    limiter.settle(1, 3, { status: 201, headers: {} })
   })
 })
 

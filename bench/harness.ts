@@ -1,13 +1,15 @@
-// Process plumbing shared by run.ts and profile.ts: the built package, the compiled workers, the
-// server process and the measuring process.
+// Process plumbing shared by run.ts, profile.ts and scale.ts: the built package, the compiled
+// workers, the server processes (the benchmark's and the fake's) and the measuring processes.
 import { type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
+import { createInterface, type Interface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { type BuildOptions, build } from 'esbuild'
+import type { FakeServiceOptions } from '../src/testing/index.js'
 import type { SegmentCommand, SegmentMeasurement, ServeConfig, ServeReady, WorkerConfig } from './protocol.js'
+import type { FakeStats, SwitchedAt } from './scale-protocol.js'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 export const resultsDir = join(root, 'bench', 'results')
@@ -107,6 +109,87 @@ export function startServer(script: string): Promise<Server> {
       resolve({ port, stop: () => child.stdin.end() })
     })
   })
+}
+
+/** A child process spoken to in lines: commands on its stdin, one JSON line back for each, in order. */
+export interface LineProcess {
+  /** The next line it printed, parsed; rejects if it exits first. */
+  next<Line>(): Promise<Line>
+  send(command: string): void
+  /** Ends its stdin, which tells it to exit. */
+  stop(): void
+  /** Its exit code. */
+  exited: Promise<number | null>
+}
+
+export function startLineProcess(script: string, args: string[]): LineProcess {
+  const child: ChildProcessByStdio<Writable, Readable, null> = spawn(process.execPath, [script, ...args], {
+    cwd: root,
+    env: cleanEnv(),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines = lineReader(createInterface({ input: child.stdout }))
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  return {
+    next: async <Line>() => JSON.parse(await lines.next()) as Line,
+    send: (command) => child.stdin.write(`${command}\n`),
+    stop: () => child.stdin.end(),
+    exited,
+  }
+}
+
+/** Lines in the order printed, whether read before or after they arrive; none once the output ends. */
+function lineReader(lines: Interface) {
+  const buffered: string[] = []
+  const waiting: { resolve(line: string): void; reject(error: Error): void }[] = []
+  let ended = false
+  lines.on('line', (line) => {
+    const waiter = waiting.shift()
+    if (waiter) waiter.resolve(line)
+    else buffered.push(line)
+  })
+  lines.on('close', () => {
+    ended = true
+    for (const waiter of waiting.splice(0)) waiter.reject(new Error('the process exited before answering'))
+  })
+  return {
+    next: () => {
+      const line = buffered.shift()
+      if (line !== undefined) return Promise.resolve(line)
+      if (ended) return Promise.reject(new Error('the process exited before answering'))
+      return new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }))
+    },
+  }
+}
+
+/** The fake service in its own process (scale-fake.ts); it exits when its stdin ends. */
+export interface FakeProcess {
+  baseUrl: string
+  port: number
+  /** What it applied, and every answer it gave by status. */
+  stats(): Promise<FakeStats>
+  /** Answers 503 to everything from now on; resolves to when that began (`Date.now()`). */
+  down(): Promise<number>
+  /** Answers as the fake again; resolves to when that began (`Date.now()`). */
+  up(): Promise<number>
+  stop(): void
+}
+
+export async function startFake(script: string, options: FakeServiceOptions): Promise<FakeProcess> {
+  const fake = startLineProcess(script, [JSON.stringify(options)])
+  const { port } = await fake.next<{ port: number }>()
+  const ask = <Answer>(command: string) => {
+    fake.send(command)
+    return fake.next<Answer>()
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    stats: () => ask<FakeStats>('stats'),
+    down: async () => (await ask<SwitchedAt>('down')).at,
+    up: async () => (await ask<SwitchedAt>('up')).at,
+    stop: fake.stop,
+  }
 }
 
 /** Runs the measuring process with `--expose-gc` (plus `nodeFlags`) and returns what it printed. */

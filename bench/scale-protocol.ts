@@ -8,6 +8,13 @@ export interface FakeStats {
   distinctEvents: number
   duplicates: number
   requests: number
+  /** Every answer the fake's process gave, by status (`dropped`: the connection cut instead). */
+  statuses: Record<string, number>
+}
+
+/** What `down` and `up` answer: when the outage began or ended, by the fake's clock (`Date.now()`). */
+export interface SwitchedAt {
+  at: number
 }
 
 /** The events every scale figure sends: event `i` carries `i`, so the fake can count each once. */
@@ -49,4 +56,42 @@ export interface MemoryReport {
 export interface OutcomeLine {
   chunkIndex: number
   applied: boolean
+}
+
+/**
+ * The fleet and outage figures' client process (scale-fleet-client.ts): one instance of a function
+ * scaled out. `stream` sends events `first` to `first + events - 1`; `outage` makes `calls` triggers
+ * against the failing server, then calls every `probeEveryMs` until one succeeds.
+ */
+export type FleetClientConfig =
+  | { task: 'stream'; port: number; first: number; events: number; concurrency: number }
+  | { task: 'outage'; port: number; calls: number; concurrency: number; probeEveryMs: number }
+
+/** What a client process counted from its own log lines. */
+export interface ClientCounts {
+  /** Requests sent, retries included (one debug line each). */
+  attempts: number
+  status429: number
+  /** Attempts after a failed one (one `retrying` info line each). */
+  retries: number
+}
+
+/** The stream task's answer; the times are `Date.now()`, from the `go` to the last outcome. */
+export interface FleetStreamReport extends ClientCounts {
+  startedAt: number
+  endedAt: number
+  chunks: number
+  failedChunks: number
+}
+
+/** The outage task's first answer, once its calls have all ended. */
+export interface OutageCallsReport extends ClientCounts {
+  calls: number
+  failures: number
+}
+
+/** The outage task's second answer: when its first call succeeded (`Date.now()`), or null if none did. */
+export interface OutageProbeReport {
+  firstSuccessAt: number | null
+  probes: number
 }

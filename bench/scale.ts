@@ -1,18 +1,23 @@
 // `npm run bench:scale` (also the last section of `npm run bench`): sending at scale, against
-// servers in processes of their own on 127.0.0.1. About three minutes: figure 1 is rate-limited to
-// 50 s twice over. Prints a table, writes bench/results/scale-latest.json and scale-latest.md.
+// servers in processes of their own on 127.0.0.1. About four minutes: figure 1 is rate-limited to
+// 50 s twice over, figure 5 to about 40 s. Prints a table, writes bench/results/scale-latest.json and
+// scale-latest.md. `npm run bench:scale -- --only fleet,outage` runs only the figures named (pacing,
+// memory, faults, crash, fleet, outage), and the files then hold only those.
 //
 // 1. Pacing: 100,000 events through triggerStream against the fake's bucket (2,000 units/s, burst
 //    2,200) at concurrency 4, beside the array triggerBulk with rateLimit 'off'.
 // 2. Memory: 1,000,000 events from an async generator through triggerStream, client RSS growth.
 // 3. Faults: 5% of requests answered 503, 1% dropped after being applied: each event applied once.
 // 4. Crash: a client killed with SIGKILL part-way, resumed with the same key and startAtChunk.
-import { type ChildProcessByStdio, spawn } from 'node:child_process'
+// 5. Fleet: 1, 4 and 8 client processes with the same key against figure 1's bucket (scale-fleet.ts).
+// 6. Outage: 8 client processes against a server answering 503 to everything, then its recovery.
+import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { createInterface, type Interface } from 'node:readline'
-import type { Readable, Writable } from 'node:stream'
+import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 import {
   BulkTriggerError,
@@ -22,7 +27,8 @@ import {
 } from '../src/index.js'
 import type { FakeServiceOptions } from '../src/testing/index.js'
 import { API_KEY } from './fixtures.js'
-import { log, NODE_ESM_BUNDLE, resultsDir, root, runNodeForJson, startServer } from './harness.js'
+import { log, NODE_ESM_BUNDLE, resultsDir, root, runNodeForJson, startFake, startServer } from './harness.js'
+import { type FleetFigure, fleet, fleetRows, type OutageFigure, outage, outageRows } from './scale-fleet.js'
 import {
   type FakeStats,
   type MemoryReport,
@@ -49,6 +55,7 @@ interface Scripts {
   fake: string
   client: string
   server: string
+  fleetClient: string
 }
 
 export async function compileScripts(): Promise<Scripts> {
@@ -56,6 +63,7 @@ export async function compileScripts(): Promise<Scripts> {
     entryPoints: [
       join(root, 'bench', 'scale-fake.ts'),
       join(root, 'bench', 'scale-client.ts'),
+      join(root, 'bench', 'scale-fleet-client.ts'),
       join(root, 'bench', 'server.ts'),
     ],
     outdir: buildDir,
@@ -63,49 +71,11 @@ export async function compileScripts(): Promise<Scripts> {
     ...NODE_ESM_BUNDLE,
   })
   const script = (name: string) => join(buildDir, `${name}.mjs`)
-  return { fake: script('scale-fake'), client: script('scale-client'), server: script('server') }
-}
-
-interface FakeProcess {
-  baseUrl: string
-  stats(): Promise<FakeStats>
-  stop(): void
-}
-
-/** The fake in its own process; it exits when its stdin ends. */
-async function startFake(script: string, options: FakeServiceOptions): Promise<FakeProcess> {
-  const child: ChildProcessByStdio<Writable, Readable, null> = spawn(
-    process.execPath,
-    [script, JSON.stringify(options)],
-    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
-  )
-  const lines = lineReader(createInterface({ input: child.stdout }))
-  const { port } = JSON.parse(await lines.next()) as { port: number }
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    async stats() {
-      child.stdin.write('stats\n')
-      return JSON.parse(await lines.next()) as FakeStats
-    },
-    stop: () => child.stdin.end(),
-  }
-}
-
-function lineReader(lines: Interface) {
-  const buffered: string[] = []
-  const waiting: ((line: string) => void)[] = []
-  lines.on('line', (line) => {
-    const waiter = waiting.shift()
-    if (waiter) waiter(line)
-    else buffered.push(line)
-  })
-  return {
-    next: () => {
-      const line = buffered.shift()
-      return line !== undefined
-        ? Promise.resolve(line)
-        : new Promise<string>((resolve) => waiting.push(resolve))
-    },
+    fake: script('scale-fake'),
+    client: script('scale-client'),
+    server: script('server'),
+    fleetClient: script('scale-fleet-client'),
   }
 }
 
@@ -296,35 +266,54 @@ async function crashAndResume(scripts: Scripts): Promise<CrashFigure> {
   }
 }
 
+export const SCALE_FIGURES = ['pacing', 'memory', 'faults', 'crash', 'fleet', 'outage'] as const
+export type ScaleFigure = (typeof SCALE_FIGURES)[number]
+
+/** The figures measured; those not asked for (`--only`) are absent. */
 export interface ScaleResult {
-  pacing: { stream: SendFigure; arrayOff: SendFigure }
-  memory: MemoryReport
-  memoryDefaultFlags: MemoryReport
-  faults: FaultFigure
-  crash: CrashFigure
+  pacing?: { stream: SendFigure; arrayOff: SendFigure }
+  memory?: MemoryReport
+  memoryDefaultFlags?: MemoryReport
+  faults?: FaultFigure
+  crash?: CrashFigure
+  fleet?: FleetFigure[]
+  outage?: OutageFigure
 }
 
-export async function measureScale(): Promise<ScaleResult> {
+export async function measureScale(
+  only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES),
+): Promise<ScaleResult> {
   const scripts = await compileScripts()
-  log('scale 1/4: 100,000 events through triggerStream against a 2,000 units/s bucket (about 50 s)')
-  const stream = await streamThroughBucket(scripts)
-  log('scale 1/4: the same send with the array triggerBulk and rateLimit off (about 50 s)')
-  const arrayOff = await arrayWithoutPacing(scripts)
-  log('scale 2/4: 1,000,000 events from an async generator, client RSS')
-  const memoryResult = await memory(scripts, [PRESIZED_YOUNG_GENERATION])
-  log('scale 2/4: the same with default node flags')
-  const memoryDefaultFlags = await memory(scripts, [])
-  log('scale 3/4: 100,000 events with 5% 503 and 1% dropped after apply')
-  const faultResult = await faults(scripts)
-  log('scale 4/4: 20,000 events, SIGKILL part-way, resumed')
-  const crash = await crashAndResume(scripts)
-  return {
-    pacing: { stream, arrayOff },
-    memory: memoryResult,
-    memoryDefaultFlags,
-    faults: faultResult,
-    crash,
+  const result: ScaleResult = {}
+  if (only.has('pacing')) {
+    log('scale 1/6: 100,000 events through triggerStream against a 2,000 units/s bucket (about 50 s)')
+    const stream = await streamThroughBucket(scripts)
+    log('scale 1/6: the same send with the array triggerBulk and rateLimit off (about 50 s)')
+    result.pacing = { stream, arrayOff: await arrayWithoutPacing(scripts) }
   }
+  if (only.has('memory')) {
+    log('scale 2/6: 1,000,000 events from an async generator, client RSS')
+    result.memory = await memory(scripts, [PRESIZED_YOUNG_GENERATION])
+    log('scale 2/6: the same with default node flags')
+    result.memoryDefaultFlags = await memory(scripts, [])
+  }
+  if (only.has('faults')) {
+    log('scale 3/6: 100,000 events with 5% 503 and 1% dropped after apply')
+    result.faults = await faults(scripts)
+  }
+  if (only.has('crash')) {
+    log('scale 4/6: 20,000 events, SIGKILL part-way, resumed')
+    result.crash = await crashAndResume(scripts)
+  }
+  if (only.has('fleet')) {
+    log('scale 5/6: fleets of 1, 4 and 8 processes with the same key against the bucket (about 45 s)')
+    result.fleet = await fleet(scripts, BUCKET)
+  }
+  if (only.has('outage')) {
+    log('scale 6/6: 8 processes × 50 triggers against 503 to everything, then recovery (about 10 s)')
+    result.outage = await outage(scripts)
+  }
+  return result
 }
 
 type Row = [figure: string, measured: string, target: string, result: 'pass' | 'miss' | 'info']
@@ -356,17 +345,9 @@ export function growth(report: MemoryReport) {
   return { at1m: growthMb(at1m), ratio: growthMb(at1m) / growthMb(at100k), text }
 }
 
-export function scaleRows({
-  pacing,
-  memory: mem,
-  memoryDefaultFlags,
-  faults: fault,
-  crash,
-}: ScaleResult): Row[] {
+function pacingRows({ stream, arrayOff }: { stream: SendFigure; arrayOff: SendFigure }): Row[] {
   const ideal = EVENTS / BUCKET.perSecond
-  const { stream, arrayOff } = pacing
   const share429 = stream.status429 / stream.attempts
-  const presized = growth(mem)
   return [
     [
       '1. triggerStream, 100,000 events, bucket 2,000/s burst 2,200, concurrency 4',
@@ -380,6 +361,12 @@ export function scaleRows({
       'for comparison',
       'info',
     ],
+  ]
+}
+
+function memoryRows(mem: MemoryReport, memoryDefaultFlags: MemoryReport): Row[] {
+  const presized = growth(mem)
+  return [
     [
       `2. triggerStream, 1,000,000 events from an async generator, rateLimit off, \`${PRESIZED_YOUNG_GENERATION}\``,
       presized.text,
@@ -387,12 +374,22 @@ export function scaleRows({
       verdict(presized.at1m <= 30 && presized.ratio <= 1.2 && mem.failedChunks === 0),
     ],
     ["2'. the same, default node flags", growth(memoryDefaultFlags).text, 'for comparison', 'info'],
+  ]
+}
+
+function faultRows(fault: FaultFigure): Row[] {
+  return [
     [
       '3. 100,000 events, 5% 503, 1% dropped after apply',
       `${fault.distinctEvents} events applied, ${fault.duplicates} twice, ${fault.failedChunks} failed chunks; ${fault.attempts} attempts for 1,000 chunks; ${round(fault.seconds, 1)} s`,
       'each once, none lost',
       verdict(fault.distinctEvents === EVENTS && fault.duplicates === 0 && fault.failedChunks === 0),
     ],
+  ]
+}
+
+function crashRows(crash: CrashFigure): Row[] {
+  return [
     [
       '4. 20,000 events, SIGKILL part-way, resumed with the same key',
       `killed after ${crash.firstRunOutcomes} outcomes (${crash.appliedAfterKill} applied by then); resumed at chunk ${crash.startAtChunk}; ${crash.distinctEvents} applied, ${crash.duplicates} twice`,
@@ -406,6 +403,19 @@ export function scaleRows({
   ]
 }
 
+export function scaleRows(result: ScaleResult): Row[] {
+  return [
+    ...(result.pacing ? pacingRows(result.pacing) : []),
+    ...(result.memory && result.memoryDefaultFlags
+      ? memoryRows(result.memory, result.memoryDefaultFlags)
+      : []),
+    ...(result.faults ? faultRows(result.faults) : []),
+    ...(result.crash ? crashRows(result.crash) : []),
+    ...(result.fleet ? fleetRows(result.fleet, BUCKET) : []),
+    ...(result.outage ? outageRows(result.outage) : []),
+  ]
+}
+
 export function scaleTable(result: ScaleResult): string {
   const rows = scaleRows(result)
   return [
@@ -416,17 +426,35 @@ export function scaleTable(result: ScaleResult): string {
 }
 
 /** Measures, prints the table, and writes bench/results/scale-latest.json and scale-latest.md. */
-export async function runScale(): Promise<void> {
+export async function runScale(only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES)): Promise<void> {
   const started = performance.now()
-  const result = await measureScale()
-  const markdown = `Sending at scale (node ${process.version}, ${round((performance.now() - started) / 1000, 1)} s)\n\n${scaleTable(result)}\n`
+  // The machine is shared: what else ran is part of every figure.
+  const loadAtStart = loadavg().map((load) => round(load, 2))
+  const result = await measureScale(only)
+  const figures = only.size < SCALE_FIGURES.length ? `figures ${[...only].join(', ')}; ` : ''
+  const markdown = `Sending at scale (${figures}node ${process.version}, load average ${loadAtStart.join(' ')} at start, ${loadavg()
+    .map((load) => round(load, 2))
+    .join(' ')} at end; ${round((performance.now() - started) / 1000, 1)} s)\n\n${scaleTable(result)}\n`
   process.stdout.write(`\n${markdown}`)
   mkdirSync(resultsDir, { recursive: true })
   writeFileSync(join(resultsDir, 'scale-latest.md'), markdown)
   writeFileSync(
     join(resultsDir, 'scale-latest.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), figures: [...only], loadAtStart, ...result }, null, 2)}\n`,
   )
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await runScale()
+/** `--only fleet,outage`: the figures named, in their usual order. */
+function figuresOf(only: string | undefined): Set<ScaleFigure> {
+  if (only === undefined) return new Set(SCALE_FIGURES)
+  const names = only.split(',').map((name) => name.trim())
+  const unknown = names.filter((name) => !(SCALE_FIGURES as readonly string[]).includes(name))
+  if (unknown.length > 0 || names.length === 0)
+    throw new Error(`--only takes figures among ${SCALE_FIGURES.join(', ')}; not ${unknown.join(', ')}`)
+  return new Set(SCALE_FIGURES.filter((figure) => names.includes(figure)))
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { only: { type: 'string' } } })
+  await runScale(figuresOf(values.only))
+}

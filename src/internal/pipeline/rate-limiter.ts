@@ -49,11 +49,15 @@ const MIN_SHARE = 1 / 64
 const FIRST_WAVE_UNITS = 200
 /** The least time between two cuts, when the bucket's refill is not known. */
 const MIN_CUT_INTERVAL_MS = 250
-/** Others are said to be drawing only when their use is more than this part of the bucket, besides what is in flight. */
+/** Others are said to be drawing only when they drew more than this part of the bucket since the anchor. */
 const NOISE_SHARE_OF_BUCKET = 0.05
 /** The part of the bucket a fleet leaves in it, for the requests in flight it cannot see. */
 const LEVEL_KEPT = 1 / 4
-/** The most a share changes by, up or down, from one reading of the headers to the next. */
+/** A change of the share by more than this part of it makes waiting turns measured again. */
+const SHARE_CHANGE_NOTICED = 0.1
+/** How long a turn sleeps before it looks again at a picture that may have changed meanwhile. */
+const RECHECK_MS = 100
+/** The most a share changes by, up or down, per half refill window between two readings of the headers. */
 const MAX_SHARE_STEP = 2
 
 /**
@@ -85,6 +89,8 @@ export function createRateLimiter(): Pacer {
   let letThrough = 0
   /** 429 pauses so far: a turn taken before one is taken again after it. */
   let pauses = 0
+  /** Changes of the share read from the headers: a turn taken before one is measured again. */
+  let shareChanges = 0
   /** Whether any attempt has ended: before that, `FIRST_WAVE_UNITS` at most are in flight. */
   let answered = false
   let firstAnswer: { promise: Promise<void>; resolve: () => void } | undefined
@@ -105,28 +111,44 @@ export function createRateLimiter(): Pacer {
   const wait = async (
     waitMs: number,
     cost: number,
+    held: number,
     { signal, deadlineMs }: RequestOptions,
     deadline?: number,
   ): Promise<number> => {
     waiting += cost
     try {
       let pausesSeen = pauses
+      let sharesSeen = shareChanges
       for (let remainingMs = waitMs; remainingMs > 0; ) {
         // Waiting for a turn that comes after the deadline would only delay the same failure.
         if (deadline !== undefined && Date.now() + remainingMs >= deadline) throw deadlineError(deadlineMs)
-        await sleep(remainingMs, signal, () => callerAbortError(signal))
-        if (pausesSeen === pauses) break
-        // A 429 came while this turn waited: the picture was emptied until the pause ends, this turn
-        // with it. Taking a new one, rather than going when the pause ends, keeps the requests that
-        // waited from all going at once into the bucket that just refused one.
-        pausesSeen = pauses
+        const sleptFrom = Date.now()
+        await sleep(Math.min(remainingMs, RECHECK_MS), signal, () => callerAbortError(signal))
         const now = Date.now()
-        fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
-        remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
+        if (pausesSeen !== pauses) {
+          // A 429 came while this turn waited: the picture was emptied until the pause ends, this
+          // turn with it. Taking a new one, rather than going when the pause ends, keeps the requests
+          // that waited from all going at once into the bucket that just refused one.
+          pausesSeen = pauses
+          sharesSeen = shareChanges
+          held = cost * msPerOwnUnit()
+          fullAt = Math.max(fullAt, now) + held
+          remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
+        } else if (sharesSeen !== shareChanges) {
+          // The share changed: this turn was measured in the old one. Given back and taken again,
+          // a client whose share grew back does not sit out the long turns of its small share.
+          sharesSeen = shareChanges
+          fullAt -= held
+          held = cost * msPerOwnUnit()
+          fullAt = Math.max(fullAt, now) + held
+          remainingMs = fullAt - fillMs - now
+        } else {
+          remainingMs -= now - sleptFrom
+        }
       }
     } catch (error) {
       inFlight -= cost
-      fullAt -= cost * msPerOwnUnit()
+      fullAt -= held
       throw error
     } finally {
       waiting -= cost
@@ -146,10 +168,11 @@ export function createRateLimiter(): Pacer {
     if (fullAt !== 0) {
       const now = Date.now()
       growShare(now)
-      fullAt = Math.max(fullAt, now) + cost * msPerOwnUnit()
+      const held = cost * msPerOwnUnit()
+      fullAt = Math.max(fullAt, now) + held
       // It may go once the share is short of full by no more than it holds.
       const waitMs = fullAt - fillMs - now
-      if (waitMs > 0) return wait(Math.ceil(waitMs), cost, options, deadline)
+      if (waitMs > 0) return wait(Math.ceil(waitMs), cost, held, options, deadline)
     }
     letThrough += cost
     return letThrough
@@ -179,6 +202,7 @@ export function createRateLimiter(): Pacer {
 
   /** A share read from the headers: the CUBIC curve, if the share grows back alone, starts from it. */
   const setShare = (value: number, now: number) => {
+    if (Math.abs(value - share) > share * SHARE_CHANGE_NOTICED) shareChanges++
     shareBeforeCut = Math.max(value, share)
     share = value
     cutAt = now
@@ -199,6 +223,8 @@ export function createRateLimiter(): Pacer {
    * arrive; what the bucket lacks beyond them is what others drew.
    */
   const learnFromReport = (now: number, remaining: number, mark: number) => {
+    // An answer overtaken by the anchor's says nothing the anchor did not.
+    if (anchor !== undefined && mark < anchor.mark) return
     // Taken as full before this client's first request: a fleet starting together learns of itself at once.
     const from = anchor ?? { at: now, remaining: size, mark: 0 }
     const ownDrew = mark - from.mark
@@ -221,7 +247,10 @@ export function createRateLimiter(): Pacer {
       const refillPerSecond = 1000 / msPerUnit
       const wanted = refillPerSecond + (remaining - size * LEVEL_KEPT) / (fillMs / 1000)
       const drawn = (ownDrew + Math.max(0, othersDrew)) / ((now - anchor.at) / 1000)
-      let factor = Math.min(MAX_SHARE_STEP, Math.max(1 / MAX_SHARE_STEP, wanted / drawn))
+      // A client with a small share sends seldom, and reads seldom: the longer since the anchor,
+      // the further its share may move, so that one left alone is soon back to the whole bucket.
+      const step = MAX_SHARE_STEP ** ((now - anchor.at) / (fillMs / 2))
+      let factor = Math.min(step, Math.max(1 / step, wanted / drawn))
       // A span with a 429 pause in it shows how little was drawn while everyone waited, not what
       // the fleet would draw: it may lower the share, never raise it.
       if (anchor.at < pausedUntil) factor = Math.min(1, factor)

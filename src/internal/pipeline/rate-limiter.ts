@@ -125,23 +125,18 @@ export function createRateLimiter(): Pacer {
         const sleptFrom = Date.now()
         await sleep(Math.min(remainingMs, RECHECK_MS), signal, () => callerAbortError(signal))
         const now = Date.now()
-        if (pausesSeen !== pauses) {
-          // A 429 came while this turn waited: the picture was emptied until the pause ends, this
-          // turn with it. Taking a new one, rather than going when the pause ends, keeps the requests
-          // that waited from all going at once into the bucket that just refused one.
+        if (pausesSeen !== pauses || sharesSeen !== shareChanges) {
+          // The turn is taken again. After a 429 the picture was emptied until the pause ends, this
+          // turn with it: going when the pause ends would send every waiting request at once into
+          // the bucket that just refused one. After a change of the share the turn was measured in
+          // the old one: given back first, so that a share grown back does not sit out the long turns
+          // of a small one.
+          if (pausesSeen === pauses) fullAt -= held
           pausesSeen = pauses
           sharesSeen = shareChanges
           held = cost * msPerOwnUnit()
           fullAt = Math.max(fullAt, now) + held
           remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
-        } else if (sharesSeen !== shareChanges) {
-          // The share changed: this turn was measured in the old one. Given back and taken again,
-          // a client whose share grew back does not sit out the long turns of its small share.
-          sharesSeen = shareChanges
-          fullAt -= held
-          held = cost * msPerOwnUnit()
-          fullAt = Math.max(fullAt, now) + held
-          remainingMs = fullAt - fillMs - now
         } else {
           remainingMs -= now - sleptFrom
         }

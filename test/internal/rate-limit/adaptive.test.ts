@@ -210,6 +210,41 @@ describe('RateLimiter without RateLimit headers', () => {
   })
 })
 
+describe('RateLimiter reading the bucket', () => {
+  // 100 units, refilled in 10 s: a unit every 100 ms.
+  const report = (remaining: number) => ({
+    status: 201,
+    headers: { 'ratelimit-policy': '100;w=10', 'ratelimit-remaining': String(remaining) },
+  })
+
+  it('takes the latest report as the picture with requests in flight: a bucket found fuller lets a waiting request go', async () => {
+    const limiter = createRateLimiter()
+    expect(limiter.acquire(10, {}, undefined)).toBe(10)
+    limiter.settle(10, 10, report(90))
+    // Nine more draw what the first answer said was left; a tenth waits a second for the refill.
+    for (let mark = 20; mark <= 100; mark += 10) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
+    const turn = limiter.acquire(10, {}, undefined)
+    expect(turn).toBeInstanceOf(Promise)
+    let releasedAt: number | undefined
+    void (turn as Promise<number>).then(() => (releasedAt = Date.now() - START))
+    // The answer to the latest of them, with eight still in flight, finds 90 left: the server had
+    // counted none of them yet. Enough for the eight and the waiting one: it goes at its next look.
+    limiter.settle(10, 100, report(90))
+    await vi.advanceTimersByTimeAsync(100)
+    expect(releasedAt).toBe(100)
+  })
+
+  it('an older answer that overtook a later one does not darken the picture', () => {
+    const limiter = createRateLimiter()
+    for (const mark of [10, 20, 30]) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
+    // The answer to the second request comes first: plenty left.
+    limiter.settle(10, 20, report(90))
+    // The first request's answer, overtaken, says what was left before the second arrived.
+    limiter.settle(10, 10, report(0))
+    expect(limiter.acquire(10, {}, undefined)).toBe(40)
+  })
+})
+
 describe('RateLimiter after a 429', () => {
   const tooMany = (retryAfter: string) => ({ status: 429, headers: { 'retry-after': retryAfter } })
 

@@ -31,8 +31,11 @@ export interface Pacer {
 // are what every client sees alike: what the bucket lacks beyond a client's own use is what others
 // drew. Seeing others, a client takes no more than its part of what was drawn, and every half
 // refill window scales its share so that all of them together draw what the bucket refills, plus
-// what it holds over `LEVEL_KEPT` of it; each reads the same headers, so each scales alike, and the shares
-// settle where they sum to the whole. A 429 cuts the share (by `CUT_FACTOR`) as the AWS SDKs'
+// what it holds over `LEVEL_KEPT` of it; each reads the same headers, so each scales alike, and the
+// shares settle where they sum to the whole. Seeing others, a share grows by no more than
+// `MAX_SHARE_GAIN` of the bucket at a time (TCP's additive increase: a large share no faster than a
+// small one), and a client with less than the whole sends at its share's pace rather than
+// in a burst of what it left unused. A 429 cuts the share (by `CUT_FACTOR`) as the AWS SDKs'
 // adaptive retry mode cuts its fill rate, and it grows back along a CUBIC curve as theirs does:
 // fast at first, flat near the share it had, then probing beyond it.
 
@@ -55,6 +58,8 @@ const NOISE_SHARE_OF_BUCKET = 0.05
 const LEVEL_KEPT = 1 / 4
 /** A change of the share by more than this part of it makes waiting turns measured again. */
 const SHARE_CHANGE_NOTICED = 0.1
+/** The most a share grows by, in a fleet, per half refill window: a part of the whole bucket. */
+const MAX_SHARE_GAIN = 0.05
 /** How long a turn sleeps before it looks again at a picture that may have changed meanwhile. */
 const RECHECK_MS = 100
 /** The most a share changes by, up or down, per half refill window between two readings of the headers. */
@@ -113,6 +118,15 @@ export function createRateLimiter(): Pacer {
 
   const msPerOwnUnit = () => msPerUnit / share
 
+  /**
+   * Moves the virtual clock on by a request's `held` time. Alone, a share left unused meanwhile may
+   * be drawn at once, up to the whole of it; in a fleet, what one client left unused is for the
+   * others, and its requests go one at a time at its share's pace.
+   */
+  const advance = (now: number, held: number) => {
+    fullAt = Math.max(fullAt, share < 1 ? now + fillMs - held : now) + held
+  }
+
   const wait = async (
     waitMs: number,
     cost: number,
@@ -140,7 +154,7 @@ export function createRateLimiter(): Pacer {
           pausesSeen = pauses
           remeasuresSeen = remeasures
           held = cost * msPerOwnUnit()
-          fullAt = Math.max(fullAt, now) + held
+          advance(now, held)
           remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
         } else {
           remainingMs -= now - sleptFrom
@@ -169,7 +183,7 @@ export function createRateLimiter(): Pacer {
       const now = Date.now()
       growShare(now)
       const held = cost * msPerOwnUnit()
-      fullAt = Math.max(fullAt, now) + held
+      advance(now, held)
       // It may go once the share is short of full by no more than it holds.
       const waitMs = fullAt - fillMs - now
       if (waitMs > 0) return wait(Math.ceil(waitMs), cost, held, options, deadline)
@@ -254,7 +268,11 @@ export function createRateLimiter(): Pacer {
       // A span with a 429 pause in it shows how little was drawn while everyone waited, not what
       // the fleet would draw: it may lower the share, never raise it.
       if (anchor.at < pausedUntil) factor = Math.min(1, factor)
-      setShare(Math.min(1, Math.max(MIN_SHARE, share * factor)), now)
+      // Seeing others, a share grows by at most `MAX_SHARE_GAIN` of the bucket, a large one no
+      // faster than a small one.
+      let next = share * factor
+      if (othersSeen) next = Math.min(next, share + MAX_SHARE_GAIN)
+      setShare(Math.min(1, Math.max(MIN_SHARE, next)), now)
     }
     anchor = { at: now, remaining, mark }
   }

@@ -234,6 +234,23 @@ describe('RateLimiter reading the bucket', () => {
     expect(releasedAt).toBe(100)
   })
 
+  it("in a fleet, sends at its share's pace: what the bucket holds is not drawn in a burst", async () => {
+    const limiter = createRateLimiter()
+    expect(limiter.acquire(10, {}, undefined)).toBe(10)
+    // The first answer: 80 left of 100, so others drew 10 as this client did; its share is half.
+    limiter.settle(10, 10, report(80))
+    // Half of the 80 left would be four requests; they go one at a time, one per 2 s (10 units at
+    // half of a unit per 100 ms), so that the others find their half when they look.
+    const released: number[] = []
+    const turns = Array.from({ length: 4 }, () => limiter.acquire(10, {}, undefined))
+    expect(turns[0]).toBe(20)
+    expect(turns.slice(1).every((turn) => turn instanceof Promise)).toBe(true)
+    for (const turn of turns.slice(1))
+      void (turn as Promise<number>).then(() => released.push(Date.now() - START))
+    await vi.advanceTimersByTimeAsync(6_000)
+    expect(released).toEqual([2_000, 4_000, 6_000])
+  })
+
   it('an older answer that overtook a later one does not darken the picture', () => {
     const limiter = createRateLimiter()
     for (const mark of [10, 20, 30]) expect(limiter.acquire(10, {}, undefined)).toBe(mark)

@@ -96,11 +96,8 @@ export function createRateLimiter(): Pacer {
   let latestMark = 0
   /** 429 pauses so far: a turn taken before one is taken again after it. */
   let pauses = 0
-  /**
-   * Changes that make a turn taken before them measured again: of the share read from the headers,
-   * or a report that shows more left in the bucket than the picture had.
-   */
-  let remeasures = 0
+  /** Changes of the share read from the headers: a turn taken before one is measured again. */
+  let shareChanges = 0
   /** Whether any attempt has ended: before that, `FIRST_WAVE_UNITS` at most are in flight. */
   let answered = false
   let firstAnswer: { promise: Promise<void>; resolve: () => void } | undefined
@@ -137,22 +134,22 @@ export function createRateLimiter(): Pacer {
     waiting += cost
     try {
       let pausesSeen = pauses
-      let remeasuresSeen = remeasures
+      let sharesSeen = shareChanges
       for (let remainingMs = waitMs; remainingMs > 0; ) {
         // Waiting for a turn that comes after the deadline would only delay the same failure.
         if (deadline !== undefined && Date.now() + remainingMs >= deadline) throw deadlineError(deadlineMs)
         const sleptFrom = Date.now()
         await sleep(Math.min(remainingMs, RECHECK_MS), signal, () => callerAbortError(signal))
         const now = Date.now()
-        if (pausesSeen !== pauses || remeasuresSeen !== remeasures) {
+        if (pausesSeen !== pauses || sharesSeen !== shareChanges) {
           // The turn is taken again. After a 429 the picture was emptied until the pause ends, this
           // turn with it: going when the pause ends would send every waiting request at once into
-          // the bucket that just refused one. Otherwise the turn was measured in an older picture, or
-          // in the old share: given back first, so that a bucket found fuller, or a share grown
-          // back, does not sit out the long turns of the old one.
+          // the bucket that just refused one. After a change of the share the turn was measured in
+          // the old one: given back first, so that a share grown back does not sit out the long turns
+          // of a small one.
           if (pausesSeen === pauses) fullAt -= held
           pausesSeen = pauses
-          remeasuresSeen = remeasures
+          sharesSeen = shareChanges
           held = cost * msPerOwnUnit()
           advance(now, held)
           remainingMs = Math.max(pausedUntil, fullAt - fillMs) - now
@@ -216,7 +213,7 @@ export function createRateLimiter(): Pacer {
 
   /** A share read from the headers: the CUBIC curve, if the share grows back alone, starts from it. */
   const setShare = (value: number, now: number) => {
-    if (Math.abs(value - share) > share * SHARE_CHANGE_NOTICED) remeasures++
+    if (Math.abs(value - share) > share * SHARE_CHANGE_NOTICED) shareChanges++
     shareBeforeCut = Math.max(value, share)
     share = value
     cutAt = now
@@ -324,9 +321,7 @@ export function createRateLimiter(): Pacer {
         // has counted already: the margin that keeps the bucket from being drawn to the last unit
         // while requests are on their way.
         latestMark = mark
-        const before = fullAt
         fullAt = now + fillMs - (share * remaining - inFlight) * msPerOwnUnit()
-        if (fullAt < before) remeasures++
       }
     },
   }

@@ -68,10 +68,10 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
       attempts.push(outcome.error.attempts)
       spent.push(outcome.error.retryBudgetSpent)
     }
-    // 10 tokens, one per failed attempt, retries only while more than 5 are left.
-    expect(attempts).toEqual([3, 2, 1, 1, 1, 1, 1, 1, 1, 1])
-    expect(spent).toEqual([undefined, true, true, true, true, true, true, true, true, true])
-    expect(fake.requests).toHaveLength(13)
+    // 20 tokens, one per failed attempt, retries only while more than 10 are left.
+    expect(attempts).toEqual([3, 3, 3, 1, 1, 1, 1, 1, 1, 1])
+    expect(spent).toEqual([undefined, undefined, undefined, true, true, true, true, true, true, true])
+    expect(fake.requests).toHaveLength(16)
     const warning = log.lines.find((line) => line.level === 'warn')
     expect(warning?.message).toMatch(/not retried: the retry budget is spent/)
   })
@@ -91,22 +91,28 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
         },
       },
     })
-    for (let call = 0; call < 3; call++) await outcomeOf(client.events.trigger(EVENT))
-    expect(retries).toEqual([1, 2, 1])
-    expect(ends).toEqual([undefined, true, true])
+    for (let call = 0; call < 5; call++) await outcomeOf(client.events.trigger(EVENT))
+    expect(retries).toEqual([1, 2, 1, 2, 1, 2])
+    expect(ends).toEqual([undefined, undefined, undefined, true, true])
   })
 
   it('lets first attempts through, so calls succeed again as soon as the service does, and refills as they do', async () => {
     const fake = seededFake()
-    fake.failNext({ status: 503, times: 12 })
+    fake.failNext({ status: 503, times: 14 })
     const { client } = clientOf(fake, transport)
-    for (let call = 0; call < 10; call++) await outcomeOf(client.events.trigger(EVENT))
+    // Three calls of three failed attempts, then five calls that fail at once: 14 failures, 6 tokens.
+    for (let call = 0; call < 8; call++) await outcomeOf(client.events.trigger(EVENT))
     // The service is back: the first attempt of the next call succeeds.
     const back = await outcomeOf(client.events.trigger(EVENT).withResponse())
     expect(back.ok && back.value.response.attempts).toBe(1)
-    // Tokens at 0 come back at a tenth a success; a failure takes one, and a retry needs more than 5
-    // left after it: after 62 successes in all, a retry is allowed again.
-    for (let call = 0; call < 60; call++) await outcomeOf(client.events.trigger(EVENT))
+    // Tokens come back at a quarter a success; a failure takes one, and a retry needs more than 10
+    // left after it: not after 20 successes in all (11 tokens), after 21 (11.25).
+    for (let call = 0; call < 19; call++) await outcomeOf(client.events.trigger(EVENT))
+    fake.failNext({ status: 503, times: 1 })
+    const refused = await outcomeOf(client.events.trigger(EVENT).withResponse())
+    expect(!refused.ok && refused.error.retryBudgetSpent).toBe(true)
+    // That failure took a token back: 10. Five more successes, 11.25.
+    for (let call = 0; call < 5; call++) await outcomeOf(client.events.trigger(EVENT))
     fake.failNext({ status: 503, times: 1 })
     const retried = await outcomeOf(client.events.trigger(EVENT).withResponse())
     expect(retried.ok && retried.value.response.attempts).toBe(2)
@@ -126,13 +132,25 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     expect(attempts.filter((count) => count === 2)).toHaveLength(10)
   })
 
+  it('retries a service that fails one attempt in eight, every time, over a long run', async () => {
+    const fake = seededFake()
+    const { client } = clientOf(fake, transport)
+    const attempts: number[] = []
+    for (let call = 0; call < 400; call++) {
+      if (call % 8 === 0) fake.failNext({ status: 503, times: 1 })
+      const outcome = await outcomeOf(client.events.trigger(EVENT).withResponse())
+      if (outcome.ok) attempts.push(outcome.value.response.attempts)
+    }
+    expect(attempts).toHaveLength(400)
+    expect(attempts.filter((count) => count === 2)).toHaveLength(50)
+  })
+
   it('is shared by the clients withOptions derives, and not by a client of another key', async () => {
     const fake = seededFake({ apiKey: undefined })
     fake.failNext({ status: 500, times: 1_000 })
     const { client } = clientOf(fake, transport)
     const derived = client.withOptions({ timeoutMs: 5_000 })
-    await outcomeOf(client.events.trigger(EVENT))
-    await outcomeOf(client.events.trigger(EVENT))
+    for (let call = 0; call < 4; call++) await outcomeOf(client.events.trigger(EVENT))
     const fromDerived = await outcomeOf(derived.events.trigger(EVENT))
     expect(!fromDerived.ok && fromDerived.error).toBeInstanceOf(InternalServerError)
     expect(!fromDerived.ok && fromDerived.error.attempts).toBe(1)
@@ -144,7 +162,7 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     const fake = seededFake()
     fake.failNext({ status: 503, times: 1_000 })
     const { client } = clientOf(fake, transport)
-    for (let call = 0; call < 5; call++) await outcomeOf(client.events.trigger(EVENT))
+    for (let call = 0; call < 8; call++) await outcomeOf(client.events.trigger(EVENT))
     const limited = seededFake()
     limited.failNext({ status: 429, times: 2, headers: { 'retry-after': '1' } })
     const throttled = await outcomeOf(

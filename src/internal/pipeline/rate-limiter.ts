@@ -34,10 +34,11 @@ export interface Pacer {
 // what it holds over `LEVEL_KEPT` of it; each reads the same headers, so each scales alike, and the
 // shares settle where they sum to the whole. Seeing others, a share grows by no more than
 // `MAX_SHARE_GAIN` of the bucket at a time (TCP's additive increase: a large share no faster than a
-// small one), and a client with less than the whole sends at its share's pace rather than
-// in a burst of what it left unused. A 429 cuts the share (by `CUT_FACTOR`) as the AWS SDKs'
-// adaptive retry mode cuts its fill rate, and it grows back along a CUBIC curve as theirs does:
-// fast at first, flat near the share it had, then probing beyond it.
+// small one), and a client with less than the whole sends at its share's pace rather than in a
+// burst of what it left unused. A 429 cuts the share (by `CUT_FACTOR`) as the AWS SDKs' adaptive
+// retry mode cuts its fill rate, and it grows back along a CUBIC curve as theirs does: fast at
+// first, flat near the share it had, then probing beyond it. The shares do not converge to equal
+// ones: clients that started first keep more, and the last ones grow back to the whole bucket.
 
 /** A cut keeps at least this much of the share it cuts. */
 const CUT_FACTOR = 0.7

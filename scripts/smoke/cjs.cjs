@@ -34,13 +34,18 @@ async function callThroughMockAgent() {
   await agent.close()
 }
 
-async function callThroughFake() {
+/** The fake both calls go through: the smoke key, one `welcome` workflow. */
+function welcomeFake() {
   const { createFakeService } = require('notifykit/testing')
-  assert.match(require.resolve('notifykit/testing'), /dist[\\/]testing\.cjs$/)
-  const fake = createFakeService({
+  return createFakeService({
     apiKey: 'smoke-key',
     workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
   })
+}
+
+async function callThroughFake() {
+  assert.match(require.resolve('notifykit/testing'), /dist[\\/]testing\.cjs$/)
+  const fake = welcomeFake()
   const client = new NotificationClient({
     apiKey: 'smoke-key',
     baseUrl: 'https://fake.test',
@@ -53,13 +58,9 @@ async function callThroughFake() {
 }
 
 async function callThroughMsw() {
-  const { createFakeService } = require('notifykit/testing')
   const { createMswDispatcher, fakeHandlers } = require('notifykit/testing/msw')
   assert.match(require.resolve('notifykit/testing/msw'), /dist[\\/]testing[\\/]msw\.cjs$/)
-  const fake = createFakeService({
-    apiKey: 'smoke-key',
-    workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
-  })
+  const fake = welcomeFake()
   const client = new NotificationClient({
     apiKey: 'smoke-key',
     baseUrl: 'https://fake.test',

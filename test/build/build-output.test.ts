@@ -12,7 +12,7 @@ import {
 } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -142,22 +142,30 @@ describe('notifykit/otel', () => {
   })
 })
 
+/**
+ * A user's app in a temporary folder (an ES module package): the built package copied into its
+ * node_modules, and `links` linked from the repository's. Copies, not links, for notifykit:
+ * TypeScript and Node follow a link to the repository, where msw resolves.
+ */
+function appWithBuiltPackage(prefix: string, links: string[]): string {
+  const app = mkdtempSync(join(tmpdir(), prefix))
+  const modules = join(app, 'node_modules')
+  const notifykit = join(modules, 'notifykit')
+  cpSync(join(REPO, 'package.json'), join(notifykit, 'package.json'))
+  for (const file of BUILT) cpSync(file, join(notifykit, 'dist', file.slice(DIST.length + 1)))
+  for (const name of links) {
+    mkdirSync(dirname(join(modules, name)), { recursive: true })
+    symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir')
+  }
+  writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
+  return app
+}
+
 describe('notifykit/testing where msw is not installed', () => {
   let app: string
 
   beforeAll(() => {
-    app = mkdtempSync(join(tmpdir(), 'notifykit-no-msw-'))
-    const modules = join(app, 'node_modules')
-    const notifykit = join(modules, 'notifykit')
-    // Copies, not links: TypeScript and Node follow a link to the repository, where msw resolves.
-    cpSync(join(REPO, 'package.json'), join(notifykit, 'package.json'))
-    for (const file of BUILT) cpSync(file, join(notifykit, 'dist', file.slice(DIST.length + 1)))
-    mkdirSync(join(modules, '@types'))
-    mkdirSync(join(modules, '@opentelemetry'))
-    for (const name of ['undici', 'zod', '@types/node', '@opentelemetry/api']) {
-      symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir')
-    }
-    writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
+    app = appWithBuiltPackage('notifykit-no-msw-', ['undici', 'zod', '@types/node', '@opentelemetry/api'])
   })
 
   afterAll(() => rmSync(app, { recursive: true, force: true }))
@@ -302,17 +310,8 @@ describe("a user's project with msw installed: no DOM library, libraries checked
   let app: string
 
   beforeAll(() => {
-    app = mkdtempSync(join(tmpdir(), 'notifykit-msw-user-'))
-    const modules = join(app, 'node_modules')
-    const notifykit = join(modules, 'notifykit')
-    cpSync(join(REPO, 'package.json'), join(notifykit, 'package.json'))
-    for (const file of BUILT) cpSync(file, join(notifykit, 'dist', file.slice(DIST.length + 1)))
-    mkdirSync(join(modules, '@types'))
-    // Links into the repository's node_modules: msw's own dependencies resolve from there.
-    for (const name of ['undici', 'zod', 'msw', '@types/node']) {
-      symlinkSync(join(REPO, 'node_modules', name), join(modules, name), 'dir')
-    }
-    writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
+    // msw linked into the repository's node_modules: its own dependencies resolve from there.
+    app = appWithBuiltPackage('notifykit-msw-user-', ['undici', 'zod', 'msw', '@types/node'])
   })
 
   afterAll(() => rmSync(app, { recursive: true, force: true }))

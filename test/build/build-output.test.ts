@@ -180,7 +180,8 @@ describe('notifykit/testing where msw is not installed', () => {
       const testing = await import('notifykit/testing')
       const fake = testing.createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', steps: [] }] })
       const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
-      const result = await client.events.trigger({ name: 'w', to: 'u1' })
+      // A workflow without steps: the trigger rejects with TriggerNotSentError, which has the status.
+      const result = await client.events.trigger({ name: 'w', to: 'u1' }).catch((error) => error)
       const require = (await import('node:module')).createRequire(import.meta.url)
       const required = require('notifykit/testing')
       const imported = await import('notifykit/testing/msw').catch((error) => error.message)

@@ -84,6 +84,8 @@ export class RequestCore {
   readonly #ownHeaders: Record<string, string>
   readonly #reader: ResponseReader
   readonly #debug: boolean
+  /** The statuses already warned about, so that a new one is logged once, not on every call. */
+  readonly #warnedStatuses = new Set<string>()
 
   constructor(config: RequestCoreConfig) {
     this.#config = config
@@ -176,6 +178,10 @@ export class RequestCore {
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
+      const verdict = operation.verdict?.(data)
+      if (verdict?.unknownStatus !== undefined) this.#warnUnknownStatus(operation.name, verdict.unknownStatus)
+      // Past the attempt loop: an answer that says nothing was sent is final, never retried.
+      if (verdict?.notSent) throw verdict.notSent
       const requestId = requestIdOf(response.headers)
       return {
         data,
@@ -297,6 +303,17 @@ export class RequestCore {
       sender.retrying?.(decision.reason, decision.delayMs)
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
+  }
+
+  /** Once per operation and status: a server that sends a new status sends it on many answers. */
+  #warnUnknownStatus(operationName: string, status: string): void {
+    const seen = `${operationName} ${status}`
+    if (this.#warnedStatuses.has(seen)) return
+    this.#warnedStatuses.add(seen)
+    this.#config.logger.warn(
+      `${operationName}: the server answered status ${JSON.stringify(status)}, which this version of notifykit does not know; the call resolves as sent: check result.status, and upgrade notifykit`,
+      { operation: operationName, status },
+    )
   }
 
   /** The failure, marked and said to be not retried for the budget, and logged once at `warn`. */

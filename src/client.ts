@@ -95,8 +95,9 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
     const buckets: Map<string, BucketState> = parent?.buckets ?? new Map()
     this.#buckets = buckets
-    // One pacer and one retry budget per bucket: the server keeps one per API key, and another origin
-    // is another server.
+    // One pacer and one retry budget per bucket (the server keeps one per API key, and another origin
+    // is another server), for this client and those `withOptions` derives from it. Not per process:
+    // that would be state shared by every test of a file, in a table keyed by the API key.
     const key = `${settings.origin} ${settings.apiKey}`
     let bucket = buckets.get(key)
     if (!bucket) {
@@ -224,7 +225,7 @@ export type BroadcastEventOf<
 /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
 const RUNTIME = runtimeName()
 
-/** What the clients of one API key and origin share: the server keeps one bucket for them. */
+/** What a client family (a client and those `withOptions` derives) keeps per API key and origin. */
 interface BucketState {
   pacer: Pacer
   retryBudget: RetryBudget

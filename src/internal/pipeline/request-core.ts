@@ -43,7 +43,7 @@ interface RequestCoreConfig {
   logBodies: boolean
   /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
   rateLimiter: Pacer | undefined
-  /** Bounds retries while the service fails; shared with every client of the same key and origin. */
+  /** Bounds retries while the service fails; shared with the clients `withOptions` derives, per key and origin. */
   retryBudget: RetryBudget
   /** Absent when the client has no hooks: then no call pays for them. */
   hooks: Observe | undefined

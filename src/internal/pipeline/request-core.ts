@@ -41,12 +41,18 @@ interface RequestCoreConfig {
   responseValidation: ResponseValidation
   logger: LevelLogger
   logBodies: boolean
-  /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
-  rateLimiter: Pacer | undefined
-  /** Bounds retries while the service fails; shared with the clients `withOptions` derives, per key and origin. */
-  retryBudget: RetryBudget
+  /** The pacer and retry budget a call starts with: the client's current ones (a fake's reset renews them). */
+  shared: () => SharedState
   /** Absent when the client has no hooks: then no call pays for them. */
   hooks: Observe | undefined
+}
+
+/** What a client shares with the clients `withOptions` derives from it, per API key and origin. @internal */
+export interface SharedState {
+  /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
+  rateLimiter: Pacer | undefined
+  /** Bounds retries while the service fails. */
+  retryBudget: RetryBudget
 }
 
 /** What a batch of requests (bulk) needs of the core: `execute`, its requests reported as parts of it. */
@@ -238,7 +244,8 @@ export class RequestCore {
     cost: number,
   ) {
     const config = this.#config
-    const limiter = cost > 0 ? config.rateLimiter : undefined
+    const { rateLimiter, retryBudget } = config.shared()
+    const limiter = cost > 0 ? rateLimiter : undefined
     const maxRetries = options.maxRetries ?? config.maxRetries
     const timeoutMs = options.timeoutMs ?? config.timeoutMs
     const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
@@ -267,7 +274,7 @@ export class RequestCore {
         sender.attempted?.(response.status)
         const ok = response.status >= 200 && response.status < 300
         if (ok) {
-          config.retryBudget.succeeded()
+          retryBudget.succeeded()
           return response
         }
         failure = apiErrorOf(response)
@@ -283,9 +290,9 @@ export class RequestCore {
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
       // The free retry of a stale pooled socket is no sign of an outage.
       const outage = !(decision.retry && decision.staleSocket) && failsLikeAnOutage(failure)
-      if (outage) config.retryBudget.failed()
+      if (outage) retryBudget.failed()
       if (!decision.retry) throw failure
-      if (outage && !config.retryBudget.allowsRetry) throw this.#budgetSpent(wire, failure)
+      if (outage && !retryBudget.allowsRetry) throw this.#budgetSpent(wire, failure)
       if (decision.staleSocket) staleSocketRetryUsed = true
       if (deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
         throw deadlineError(options.deadlineMs, { cause: failure })

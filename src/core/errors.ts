@@ -384,7 +384,6 @@ export class TriggerNotSentError extends NotifyKitError {
     // Read as received: a drifted answer may hold a string, or nothing, where a list is documented.
     const error: unknown = result.error
     const reasons = Array.isArray(error) ? error.join('; ') : typeof error === 'string' ? error : ''
-
     super(`Not sent: the server answered ${event} with status "${result.status}"${reasons && `: ${reasons}`}`)
     this.result = result
     this.status = result.status
@@ -399,7 +398,10 @@ export class TriggerNotSentError extends NotifyKitError {
 export interface BulkChunkFailure {
   /** Position of the request among the bulk call's requests (events 0–99 are chunk 0). */
   chunkIndex: number
-  /** Positions, in the caller's list, of the events this failure is about: all those of a failed request, or the one the server did not send. */
+  /**
+   * Positions, in the caller's list, of the events this failure is about: all those of a failed
+   * request, or the one event the server did not send.
+   */
   eventIndexes: number[]
   /**
    * Why. A `TriggerNotSentError` means the server answered and sent nothing for that event: the

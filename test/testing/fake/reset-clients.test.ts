@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { InternalServerError, NotificationClient } from '../../../src/index.js'
+import { createMswDispatcher, fakeHandlers } from '../../../src/testing/msw/index.js'
 import { API_KEY, fakeConnection, seededFake } from '../../helpers/fake.js'
 import { TRANSPORTS } from '../../helpers/transport.js'
 
@@ -9,14 +10,19 @@ import { TRANSPORTS } from '../../helpers/transport.js'
 
 const EVENT = { name: 'welcome', to: 'alice' }
 
-describe.each(TRANSPORTS)(
+// The fake's own plug-ins, and msw's handlers, which reach the client through nothing of the fake's.
+const CONNECTIONS = [...TRANSPORTS, 'msw'] as const
+
+describe.each(CONNECTIONS)(
   'one client shared by the tests of a file, the fake reset after each (%s)',
-  (transport) => {
+  (connection) => {
     const fake = seededFake()
     const client = new NotificationClient({
       apiKey: API_KEY,
       baseUrl: 'https://api.test',
-      ...fakeConnection(fake, transport),
+      ...(connection === 'msw'
+        ? { dispatcher: createMswDispatcher(fakeHandlers(fake)) }
+        : fakeConnection(fake, connection)),
       logLevel: 'off',
     })
 

@@ -71,6 +71,7 @@ declare global {
   const NotificationClient: typeof notifykit.NotificationClient
   type NotificationClient<W extends object = notifykit.WorkflowPayloads> = notifykit.NotificationClient<W>
   const BulkTriggerError: typeof notifykit.BulkTriggerError
+  const TriggerNotSentError: typeof notifykit.TriggerNotSentError
 }
 `
 

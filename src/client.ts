@@ -6,8 +6,9 @@ import { checkApiKey, normalizeHeaders } from './internal/http/headers.js'
 import { observer } from './internal/pipeline/call-observer.js'
 import { externalPacer } from './internal/pipeline/external-pacer.js'
 import { createRateLimiter, type Pacer } from './internal/pipeline/rate-limiter.js'
-import { RequestCore } from './internal/pipeline/request-core.js'
+import { RequestCore, type SharedState } from './internal/pipeline/request-core.js'
 import { RetryBudget } from './internal/pipeline/retry-budget.js'
+import { fakeResets } from './internal/platform/fake-resets.js'
 // The portable build resolves this import to ./internal/platform/fetch.js (tsup.config.ts).
 import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
@@ -95,15 +96,19 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     this.#connection = shared ?? { connector: connect(options, settings), closed: false }
     const buckets: Map<string, BucketState> = parent?.buckets ?? new Map()
     this.#buckets = buckets
-    // One pacer and one retry budget per bucket: the server keeps one per API key, and another origin
-    // is another server.
-    const key = `${settings.origin} ${settings.apiKey}`
-    let bucket = buckets.get(key)
-    if (!bucket) {
-      bucket = { pacer: createRateLimiter(), retryBudget: new RetryBudget() }
-      buckets.set(key, bucket)
-    }
+    // One pacer and one retry budget per bucket (the server keeps one per API key, and another origin
+    // is another server), for this client and those `withOptions` derives from it. Not per process:
+    // that would be state shared by every test of a file, in a table keyed by the API key.
+    const bucketKey = `${settings.origin} ${settings.apiKey}`
     const { rateLimit } = options
+    const ownPacer = typeof rateLimit === 'object' ? externalPacer(rateLimit) : undefined
+    const sharedState = (): SharedState => {
+      const bucket = bucketOf(buckets, bucketKey)
+      return {
+        rateLimiter: rateLimit === 'off' ? undefined : (ownPacer ?? bucket.pacer),
+        retryBudget: bucket.retryBudget,
+      }
+    }
     const core = new RequestCore({
       transport: this.#connection.connector.transport({
         origin: settings.origin,
@@ -120,13 +125,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       responseValidation: settings.responseValidation,
       logger,
       logBodies: options.logBodies ?? false,
-      rateLimiter:
-        rateLimit === 'off'
-          ? undefined
-          : typeof rateLimit === 'object'
-            ? externalPacer(rateLimit)
-            : bucket.pacer,
-      retryBudget: bucket.retryBudget,
+      shared: sharedState,
       hooks,
     })
     this.subscribers = new Subscribers(core)
@@ -224,10 +223,23 @@ export type BroadcastEventOf<
 /** The runtime part of the user-agent: `node/v20.18.1`, `bun/1.4.4`, `workerd`, … */
 const RUNTIME = runtimeName()
 
-/** What the clients of one API key and origin share: the server keeps one bucket for them. */
+/** What a client family (a client and those `withOptions` derives) keeps per API key and origin. */
 interface BucketState {
   pacer: Pacer
   retryBudget: RetryBudget
+  /** `fakeResets()` when it was made: a test's spent budget or 429 pause must not reach the next test. */
+  resets: number
+}
+
+/** The family's state for a bucket, made afresh after a fake's reset (in tests; never otherwise). */
+function bucketOf(buckets: Map<string, BucketState>, key: string): BucketState {
+  const resets = fakeResets()
+  let bucket = buckets.get(key)
+  if (bucket?.resets !== resets) {
+    bucket = { pacer: createRateLimiter(), retryBudget: new RetryBudget(), resets }
+    buckets.set(key, bucket)
+  }
+  return bucket
 }
 
 // Passes the connection (unless replaced) and the buckets' state from `withOptions` to the new

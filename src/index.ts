@@ -28,6 +28,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
+  TriggerNotSentError,
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors.js'

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict')
 async function checkTestKitWithoutMsw(notifykit, testing, loadMswPlugins) {
   const fake = testing.createFakeService({
     apiKey: 'smoke-key',
-    workflows: [{ identifier: 'welcome', steps: [] }],
+    workflows: [{ identifier: 'welcome', steps: [{ type: 'in_app' }] }],
   })
   const viaFetch = new notifykit.NotificationClient({
     apiKey: 'smoke-key',

@@ -1,6 +1,6 @@
 import { parseRetryAfterMs, type ResponseHeaders, requestIdOf } from '../internal/http/response-headers.js'
 import { describeStatus, formatIssues } from '../internal/text/messages.js'
-import type { TriggerResult } from '../schemas/events.js'
+import type { TriggerResult, TriggerStatus } from '../schemas/events.js'
 
 export type { ResponseHeaders }
 
@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'NOTIFYKIT_RESPONSE_VALIDATION'
   | 'NOTIFYKIT_RESPONSE_TOO_LARGE'
   | 'NOTIFYKIT_BULK_TRIGGER'
+  | 'NOTIFYKIT_TRIGGER_NOT_SENT'
 
 /** The codes an `ApiError` (a non-2xx answer) can carry, one per status family. */
 export type ApiErrorCode =
@@ -361,20 +362,59 @@ function errorClassForStatus(status: number): ApiErrorClass {
   return API_ERROR_CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : ApiError)
 }
 
-/** One bulk request that still failed after its retries. */
+/**
+ * The server accepted the request and answered that it sent nothing for the event: `status` says
+ * why (`trigger_not_active`, `no_workflow_active_steps_defined`, `no_workflow_steps_defined`,
+ * `no_tenant_found`, `invalid_recipients`, or `error` for an event of a bulk). Sending it again
+ * unchanged gets the same answer: fix the cause, then send it with a new idempotency key. A status
+ * this version of notifykit does not know is never read as this: the call resolves, and a warning
+ * is logged once.
+ */
+export class TriggerNotSentError extends NotifyKitError {
+  override name = 'TriggerNotSentError'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_TRIGGER_NOT_SENT' as const
+  declare readonly code: 'NOTIFYKIT_TRIGGER_NOT_SENT'
+  /** The server's answer for the event, as received. */
+  declare readonly result: TriggerResult
+  /** `result.status`. */
+  declare readonly status: TriggerStatus
+
+  constructor(result: TriggerResult, event = 'the trigger') {
+    // Read as received: a drifted answer may hold a string, or nothing, where a list is documented.
+    const error: unknown = result.error
+    const reasons = Array.isArray(error) ? error.join('; ') : typeof error === 'string' ? error : ''
+    super(`Not sent: the server answered ${event} with status "${result.status}"${reasons && `: ${reasons}`}`)
+    this.result = result
+    this.status = result.status
+  }
+}
+
+/**
+ * Events of a bulk that went out with nothing sent for them: a failed request (`error` is why it
+ * failed; the server may or may not have applied it), or one event the server answered as not sent
+ * (`error` is a `TriggerNotSentError`).
+ */
 export interface BulkChunkFailure {
   /** Position of the request among the bulk call's requests (events 0–99 are chunk 0). */
   chunkIndex: number
-  /** Positions, in the caller's list, of the events that request carried: send exactly these again. */
+  /**
+   * Positions, in the caller's list, of the events this failure is about: all those of a failed
+   * request, or the one event the server did not send.
+   */
   eventIndexes: number[]
-  /** Why the request failed. */
+  /**
+   * Why. A `TriggerNotSentError` means the server answered and sent nothing for that event: the
+   * same call again replays that answer, so fix the cause and send the event under a new key. Any
+   * other error means the request failed: the same call with the same key sends it again safely.
+   */
   error: NotifyKitError
 }
 
 /**
- * Some requests of a `triggerBulk` call failed. `results` holds, at each event's position, the
- * server's result for every event whose request succeeded (`undefined` for the others); `failures`
- * names the events that were not confirmed.
+ * Some events of a `triggerBulk` call were not sent. `results` holds, at each event's position, the
+ * server's result for every event it sent (`undefined` for the others); `failures` names every
+ * other event and why.
  */
 export class BulkTriggerError extends NotifyKitError {
   override name = 'BulkTriggerError'
@@ -386,12 +426,25 @@ export class BulkTriggerError extends NotifyKitError {
   declare readonly failures: BulkChunkFailure[]
 
   constructor(results: (TriggerResult | undefined)[], failures: BulkChunkFailure[]) {
-    const failed = failures.reduce((count, failure) => count + failure.eventIndexes.length, 0)
-    super(
-      `${failed} of ${results.length} events were not confirmed (${failures.length} failed request${failures.length === 1 ? '' : 's'}; first: ${failures[0]?.error.message})`,
-      { cause: failures[0]?.error },
-    )
+    super(bulkFailureMessage(results.length, failures), { cause: failures[0]?.error })
     this.results = results
     this.failures = failures
   }
+}
+
+function bulkFailureMessage(total: number, failures: BulkChunkFailure[]): string {
+  const refused = failures.filter((failure) => failure.error instanceof TriggerNotSentError)
+  const requests = failures.filter((failure) => !(failure.error instanceof TriggerNotSentError))
+  const parts: string[] = []
+  if (refused.length > 0) {
+    parts.push(`${refused.length} of ${total} events were not sent (first: ${refused[0]?.error.message})`)
+  }
+  if (requests.length > 0) {
+    const count = requests.reduce((sum, failure) => sum + failure.eventIndexes.length, 0)
+    const plural = requests.length === 1 ? '' : 's'
+    parts.push(
+      `${count} of ${total} events were not confirmed (${requests.length} failed request${plural}; first: ${requests[0]?.error.message})`,
+    )
+  }
+  return parts.join('; ')
 }

@@ -236,18 +236,23 @@ export const BroadcastEventRequestSchema = deferred(() =>
 )
 export type BroadcastEventRequest = z.infer<typeof BroadcastEventRequestSchema>
 
+/**
+ * Statuses with which the server answers a trigger it queued nothing for: an inactive workflow, one
+ * without (active) steps, an unknown tenant, recipients it could not use, or (in a bulk) an event
+ * that failed on its own (`error`, the reason in `error`).
+ */
+export const TRIGGER_NOT_SENT_STATUSES = [
+  'error',
+  'trigger_not_active',
+  'no_workflow_active_steps_defined',
+  'no_workflow_steps_defined',
+  'no_tenant_found',
+  'invalid_recipients',
+  'subscriber_id_missing',
+] as const
+
 /** Trigger statuses the server is known to send; open, since it adds new ones. */
-export const TriggerStatusSchema = deferred(() =>
-  openEnum([
-    'processed',
-    'error',
-    'trigger_not_active',
-    'no_workflow_active_steps_defined',
-    'no_workflow_steps_defined',
-    'no_tenant_found',
-    'invalid_recipients',
-  ]),
-)
+export const TriggerStatusSchema = deferred(() => openEnum(['processed', ...TRIGGER_NOT_SENT_STATUSES]))
 export type TriggerStatus = z.infer<typeof TriggerStatusSchema>
 
 /** The result of a trigger. Extra fields (`activityFeedLink`, `jobData`) are kept. */

@@ -180,7 +180,8 @@ describe('notifykit/testing where msw is not installed', () => {
       const testing = await import('notifykit/testing')
       const fake = testing.createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', steps: [] }] })
       const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
-      const result = await client.events.trigger({ name: 'w', to: 'u1' })
+      // A workflow without steps: the trigger rejects with TriggerNotSentError, which has the status.
+      const result = await client.events.trigger({ name: 'w', to: 'u1' }).catch((error) => error)
       const require = (await import('node:module')).createRequire(import.meta.url)
       const required = require('notifykit/testing')
       const imported = await import('notifykit/testing/msw').catch((error) => error.message)
@@ -482,6 +483,29 @@ describe('the built error classes', () => {
       codes: ['NOTIFYKIT_RATE_LIMIT', 'NOTIFYKIT_UNPROCESSABLE_ENTITY'],
       workflowName: 'welcom',
     })
+  })
+
+  it("a trigger not sent, and a bulk event not sent, pass the other copy's TriggerNotSentError", () => {
+    const check = `
+      const cjs = (await import('node:module')).createRequire(import.meta.url)('./dist/index.cjs')
+      const esm = await import('./dist/index.js')
+      const answering = (data) => async () => new Response(JSON.stringify({ data }), { status: 201 })
+      const client = (copy, data) =>
+        new copy.NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test', fetch: answering(data) })
+      const single = await client(cjs, { acknowledged: true, status: 'no_tenant_found' })
+        .events.trigger({ name: 'w', to: 'u' }).catch((error) => error)
+      const bulk = await client(esm, [{ acknowledged: true, status: 'error', error: ['workflow_not_found'] }])
+        .events.triggerBulk([{ name: 'w', to: 'u' }]).catch((error) => error)
+      console.log(JSON.stringify({
+        single: [single instanceof esm.TriggerNotSentError, single.status],
+        bulk: [bulk instanceof cjs.BulkTriggerError, bulk.failures[0].error instanceof cjs.TriggerNotSentError],
+      }))`
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', check], {
+      cwd: REPO,
+      encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({ single: [true, 'no_tenant_found'], bulk: [true, true] })
   })
 
   it('the types hold no internal helper of the request core', () => {

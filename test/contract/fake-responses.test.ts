@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { NotificationClient } from '../../src/index.js'
+import { BulkTriggerError, type NotificationClient, TriggerNotSentError } from '../../src/index.js'
 import type { FakeService, FakeServiceOptions } from '../../src/testing/index.js'
 import { API_KEY, seededFake } from '../helpers/fake.js'
 import { TRANSPORTS } from '../helpers/transport.js'
@@ -203,8 +203,13 @@ const SCENARIOS: ResponseScenario[] = [
     name: 'trigger statuses: trigger_not_active, no_workflow_steps_defined, a repeated transactionId',
     fake: { workflows: extraWorkflows },
     run: async ({ client }) => {
-      await client.events.trigger({ name: 'inactive', to: 'alice' })
-      await client.events.trigger({ name: 'empty', to: 'alice' })
+      // Answered 201 with a status that says nothing was sent: the SDK rejects, the body is recorded.
+      await expect(client.events.trigger({ name: 'inactive', to: 'alice' })).rejects.toBeInstanceOf(
+        TriggerNotSentError,
+      )
+      await expect(client.events.trigger({ name: 'empty', to: 'alice' })).rejects.toBeInstanceOf(
+        TriggerNotSentError,
+      )
       await client.events.trigger({
         name: 'every-step',
         to: 'alice',
@@ -228,11 +233,12 @@ const SCENARIOS: ResponseScenario[] = [
   {
     name: 'a bulk trigger: processed events and one for an unknown workflow',
     run: async ({ client }) => {
-      await client.events.triggerBulk([
+      const bulk = client.events.triggerBulk([
         { name: 'welcome', to: 'alice' },
         { name: 'no-such-workflow', to: 'bob' },
         { name: 'digest', to: { type: 'Topic', topicKey: 'team' } },
       ])
+      await expect(bulk).rejects.toBeInstanceOf(BulkTriggerError)
     },
     expected: [['events.triggerBulk', 201]],
   },

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { type NotificationClient, ResponseValidationError } from '../../src/index.js'
+import {
+  BulkTriggerError,
+  type NotificationClient,
+  ResponseValidationError,
+  TriggerNotSentError,
+} from '../../src/index.js'
 import { TRANSPORTS } from '../helpers/transport.js'
 import { answeringClient, json, settle } from '../helpers/wire.js'
 import { unexplainedProblems } from './deliberate-differences.js'
@@ -70,6 +75,13 @@ describe('notifykit accepts the response bodies the OpenAPI document allows (str
           expect(outcome.value).toEqual(body)
           return
         }
+        // A trigger status that says nothing was sent (the document's first, `error`) rejects, with
+        // the body read unchanged in the error.
+        const read = answersIn(outcome.error)
+        if (read !== undefined) {
+          expect(read).toEqual(body)
+          return
+        }
         // A refusal only passes when each of its issues is a deliberate difference.
         const { error } = outcome
         const problems =
@@ -86,6 +98,17 @@ describe('notifykit accepts the response bodies the OpenAPI document allows (str
     )
   })
 })
+
+/** The trigger results a not-sent rejection carries, as the server sent them; else undefined. */
+function answersIn(error: unknown): unknown {
+  if (error instanceof TriggerNotSentError) return error.result
+  if (!(error instanceof BulkTriggerError)) return undefined
+  if (!error.failures.every((failure) => failure.error instanceof TriggerNotSentError)) return undefined
+  return error.results.map((result, i) => {
+    const failure = error.failures.find((candidate) => candidate.eventIndexes.includes(i))
+    return failure ? (failure.error as TriggerNotSentError).result : result
+  })
+}
 
 /** A JSON pointer of a zod issue path. */
 function pointer(path: readonly (string | number)[]): string {

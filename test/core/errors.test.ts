@@ -4,6 +4,7 @@ import {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  BulkTriggerError,
   ConflictError,
   ConnectionError,
   InternalServerError,
@@ -14,6 +15,7 @@ import {
   RateLimitError,
   RequestValidationError,
   TimeoutError,
+  TriggerNotSentError,
   UnprocessableEntityError,
 } from '../../src/index.js'
 import { createFakeService } from '../../src/testing/index.js'
@@ -359,6 +361,10 @@ describe('instanceof across two copies of the package', () => {
     expect(ours).toBeInstanceOf(other.TimeoutError)
     expect(ours).toBeInstanceOf(other.ConnectionError)
     expect(ours).not.toBeInstanceOf(other.ApiError)
+    const notSent = new other.TriggerNotSentError({ acknowledged: true, status: 'no_tenant_found' })
+    expect(notSent).toBeInstanceOf(TriggerNotSentError)
+    expect(notSent).toBeInstanceOf(NotifyKitError)
+    expect(notSent).not.toBeInstanceOf(BulkTriggerError)
   })
 
   it('is not fooled by look-alikes, and leaves subclasses of yours ordinary', async () => {

@@ -1,7 +1,7 @@
 // The README's "Bulk at any size" examples, compiled with a typed client. Each part between two
 // `// ⟩ README` lines is one `ts` block of README.md, character for character (bulk-example.test.ts).
 // ⟩ README
-import { BulkTriggerError, NotificationClient, type TriggerEventOf } from 'notifykit'
+import { BulkTriggerError, NotificationClient, type TriggerEventOf, TriggerNotSentError } from 'notifykit'
 import { z } from 'zod'
 
 const client = new NotificationClient({
@@ -27,12 +27,12 @@ try {
   await client.events.triggerBulk(events, { idempotencyKey: 'digest-2026-W47' })
 } catch (error) {
   if (!(error instanceof BulkTriggerError)) throw error
-  const unconfirmed = error.failures.flatMap((failure) => failure.eventIndexes)
-  console.warn(
-    `${unconfirmed.length} events not confirmed`,
-    error.failures.map((f) => f.error.message),
-  )
-  // Later: the same call with the same key sends again only what did not finish.
+  for (const { eventIndexes, error: why } of error.failures) {
+    // Not sent: the same key replays that answer; fix the cause, send the event under a new key.
+    if (why instanceof TriggerNotSentError) console.error(`event ${eventIndexes[0]}:`, why.status)
+    // A failed request: the same call with the same key later sends again only what did not finish.
+    else console.warn(`${eventIndexes.length} events not confirmed:`, why.message)
+  }
 }
 // ⟩ README
 

@@ -26,6 +26,7 @@ describe('documented examples that run as tests', () => {
   it.each([
     ['fake-app.test.ts', 'README.md'],
     ['msw-app.test.ts', 'docs/testing.md'],
+    ['outage-tests.test.ts', 'docs/testing.md'],
   ])('test/readme/%s is shown in %s exactly as it runs', (file, path) => {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8')
     const document = documents.find((candidate) => candidate.path === path)

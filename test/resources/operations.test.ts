@@ -222,11 +222,11 @@ describe.each([
   })
 
   it('events.triggerBulk: POST /v1/events/trigger/bulk with { events }, 201 → results in order', async () => {
-    const results = [triggerResult, { acknowledged: true, status: 'error', error: ['workflow_not_found'] }]
+    const results = [triggerResult, { ...triggerResult, transactionId: 'tx-2' }]
     const { client, seen } = mswClient([
       http.post('https://api.test/v1/events/trigger/bulk', () => json(body(results), 201)),
     ])
-    const events = [triggerEvent, { name: 'missing-workflow', to: 'user-3' }]
+    const events = [triggerEvent, { name: 'order-shipped', to: 'user-3' }]
     const data: TriggerResult[] = await client.events.triggerBulk(events)
     const request = onlyRequest(seen)
     expect(request.method).toBe('POST')

@@ -3,11 +3,14 @@
 // under test/security and test/internal/request check that).
 import { describe, expectTypeOf, test } from 'vitest'
 import {
+  BulkTriggerError,
   type Notification,
   NotificationClient,
   type Preferences,
   type ScheduleResult,
+  TriggerNotSentError,
   type TriggerResult,
+  type TriggerStatus,
 } from '../../src/index.js'
 
 const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://api.test' })
@@ -31,6 +34,39 @@ describe('a trigger result', () => {
   test('open enums still accept values the types do not list', () => {
     expectTypeOf<'a_status_added_later'>().toExtend<TriggerResult['status']>()
     expectTypeOf<'processed'>().toExtend<TriggerResult['status']>()
+  })
+
+  test('status is the values the server sends, each named (for completion and narrowing), and open', () => {
+    type Known =
+      | 'processed'
+      | 'error'
+      | 'trigger_not_active'
+      | 'no_workflow_active_steps_defined'
+      | 'no_workflow_steps_defined'
+      | 'no_tenant_found'
+      | 'invalid_recipients'
+      | 'subscriber_id_missing'
+    // The literals themselves are members (not swallowed by `string`): what an editor completes.
+    type Literals<T> = T extends string ? (string extends T ? never : T) : never
+    expectTypeOf<Literals<TriggerStatus>>().toEqualTypeOf<Known>()
+    expectTypeOf<'a_status_added_later'>().toExtend<TriggerStatus>()
+    expectTypeOf<TriggerResult['status']>().toEqualTypeOf<TriggerStatus>()
+    expectTypeOf<TriggerResult['status']>().not.toEqualTypeOf<string>()
+    expectTypeOf<TriggerNotSentError['status']>().toEqualTypeOf<TriggerStatus>()
+    expectTypeOf<TriggerNotSentError['result']>().toEqualTypeOf<TriggerResult>()
+    expectTypeOf<TriggerNotSentError['code']>().toEqualTypeOf<'NOTIFYKIT_TRIGGER_NOT_SENT'>()
+    // @ts-expect-error a number is no status
+    const wrong: TriggerStatus = 5
+    void wrong
+  })
+
+  test('after `instanceof`, a failure of a bulk names its error', (error: unknown) => {
+    if (error instanceof BulkTriggerError) {
+      const [failure] = error.failures
+      if (failure?.error instanceof TriggerNotSentError)
+        expectTypeOf(failure.error.status).toEqualTypeOf<TriggerStatus>()
+      expectTypeOf(error.results).toEqualTypeOf<(TriggerResult | undefined)[]>()
+    }
   })
 
   test('bulk results are the same type', async () => {

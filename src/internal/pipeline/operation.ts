@@ -1,4 +1,5 @@
 import type { ZodMiniType } from 'zod/mini'
+import type { NotifyKitError } from '../../core/errors.js'
 import { type PathTemplate, pathTemplate } from '../http/path.js'
 import type { ExtraFieldsTarget } from '../validation/extra-fields.js'
 
@@ -30,6 +31,22 @@ export interface Operation<Body, Result> {
   readonly nullIsNotFound: boolean
   /** Units the request takes from the server's `trigger` rate-limit bucket; 0 outside that bucket. */
   readonly rateLimitCost: number
+  /**
+   * For a send whose 2xx answer may still say nothing was sent: what the answer says. A method, so
+   * that an operation reads as an `Operation<unknown, unknown>` where its result type does not matter.
+   */
+  verdict?(result: Result): SendVerdict | undefined
+}
+
+/**
+ * What a 2xx answer of a send says beyond "received": `notSent`, the error the call rejects with,
+ * since the server says it sent nothing; `unknownStatus`, a status this version does not know,
+ * which is returned as sent (never read as not sent, which would invite sending it again) with a
+ * warning. `undefined`: sent.
+ */
+export interface SendVerdict {
+  notSent?: NotifyKitError
+  unknownStatus?: string
 }
 
 interface OperationDefinition<Body, Result> {
@@ -42,6 +59,7 @@ interface OperationDefinition<Body, Result> {
   resultKind: ResultKind
   nullIsNotFound?: boolean
   rateLimitCost?: number
+  verdict?: (result: Result) => SendVerdict | undefined
 }
 
 export function defineOperation<Body = undefined, Result = unknown>(
@@ -57,6 +75,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
     resultKind: definition.resultKind,
     nullIsNotFound: definition.nullIsNotFound ?? false,
     rateLimitCost: definition.rateLimitCost ?? 0,
+    verdict: definition.verdict,
   }
 }
 

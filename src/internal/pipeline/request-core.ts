@@ -41,12 +41,18 @@ interface RequestCoreConfig {
   responseValidation: ResponseValidation
   logger: LevelLogger
   logBodies: boolean
-  /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
-  rateLimiter: Pacer | undefined
-  /** Bounds retries while the service fails; shared with every client of the same key and origin. */
-  retryBudget: RetryBudget
+  /** The pacer and retry budget a call starts with: the client's current ones (a fake's reset renews them). */
+  shared: () => SharedState
   /** Absent when the client has no hooks: then no call pays for them. */
   hooks: Observe | undefined
+}
+
+/** What a client shares with the clients `withOptions` derives from it, per API key and origin. @internal */
+export interface SharedState {
+  /** Paces the requests that draw from the server's `trigger` bucket; absent with `rateLimit: 'off'`. */
+  rateLimiter: Pacer | undefined
+  /** Bounds retries while the service fails. */
+  retryBudget: RetryBudget
 }
 
 /** What a batch of requests (bulk) needs of the core: `execute`, its requests reported as parts of it. */
@@ -84,6 +90,8 @@ export class RequestCore {
   readonly #ownHeaders: Record<string, string>
   readonly #reader: ResponseReader
   readonly #debug: boolean
+  /** The statuses already warned about, so that a new one is logged once, not on every call. */
+  readonly #warnedStatuses = new Set<string>()
 
   constructor(config: RequestCoreConfig) {
     this.#config = config
@@ -176,6 +184,10 @@ export class RequestCore {
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
+      const verdict = operation.verdict?.(data)
+      if (verdict?.unknownStatus !== undefined) this.#warnUnknownStatus(operation.name, verdict.unknownStatus)
+      // Past the attempt loop: an answer that says nothing was sent is final, never retried.
+      if (verdict?.notSent) throw verdict.notSent
       const requestId = requestIdOf(response.headers)
       return {
         data,
@@ -232,7 +244,8 @@ export class RequestCore {
     cost: number,
   ) {
     const config = this.#config
-    const limiter = cost > 0 ? config.rateLimiter : undefined
+    const { rateLimiter, retryBudget } = config.shared()
+    const limiter = cost > 0 ? rateLimiter : undefined
     const maxRetries = options.maxRetries ?? config.maxRetries
     const timeoutMs = options.timeoutMs ?? config.timeoutMs
     const deadline = options.deadlineMs === undefined ? undefined : Date.now() + options.deadlineMs
@@ -261,7 +274,7 @@ export class RequestCore {
         sender.attempted?.(response.status)
         const ok = response.status >= 200 && response.status < 300
         if (ok) {
-          config.retryBudget.succeeded()
+          retryBudget.succeeded()
           return response
         }
         failure = apiErrorOf(response)
@@ -277,9 +290,9 @@ export class RequestCore {
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
       // The free retry of a stale pooled socket is no sign of an outage.
       const outage = !(decision.retry && decision.staleSocket) && failsLikeAnOutage(failure)
-      if (outage) config.retryBudget.failed()
+      if (outage) retryBudget.failed()
       if (!decision.retry) throw failure
-      if (outage && !config.retryBudget.allowsRetry) throw this.#budgetSpent(wire, failure)
+      if (outage && !retryBudget.allowsRetry) throw this.#budgetSpent(wire, failure)
       if (decision.staleSocket) staleSocketRetryUsed = true
       if (deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
         throw deadlineError(options.deadlineMs, { cause: failure })
@@ -297,6 +310,17 @@ export class RequestCore {
       sender.retrying?.(decision.reason, decision.delayMs)
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
+  }
+
+  /** Once per operation and status: a server that sends a new status sends it on many answers. */
+  #warnUnknownStatus(operationName: string, status: string): void {
+    const seen = `${operationName} ${status}`
+    if (this.#warnedStatuses.has(seen)) return
+    this.#warnedStatuses.add(seen)
+    this.#config.logger.warn(
+      `${operationName}: the server answered status ${JSON.stringify(status)}, which this version of notifykit does not know; the call resolves as sent: check result.status, and upgrade notifykit`,
+      { operation: operationName, status },
+    )
   }
 
   /** The failure, marked and said to be not retried for the budget, and logged once at `warn`. */

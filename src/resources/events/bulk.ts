@@ -53,15 +53,20 @@ export async function triggerInChunks(
 
   for await (const outcome of streamChunks(core, operations, events, sendOptions, baseKey)) {
     const { chunkIndex, offset, count, error, response } = outcome
-    if (error) {
+    if (response) {
+      // Applied: every event sent, or some not (a BulkTriggerError naming them, with the others' results).
+      last = response
+      attempts += response.response.attempts
+      const sent = error instanceof BulkTriggerError ? error.results : response.data
+      const notSent = error instanceof BulkTriggerError ? error.failures : []
+      results.splice(offset, count, ...sent)
+      failures.push(...notSent)
+      progress.sent += count - notSent.length
+      progress.failed += notSent.length
+    } else if (error) {
       attempts += error.attempts
       failures.push({ chunkIndex, eventIndexes: Array.from({ length: count }, (_, i) => offset + i), error })
       progress.failed += count
-    } else if (response) {
-      last = response
-      attempts += response.response.attempts
-      results.splice(offset, count, ...response.data)
-      progress.sent += count
     }
     try {
       onProgress?.({ ...progress })

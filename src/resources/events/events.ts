@@ -29,6 +29,8 @@ export class Events<W extends object = WorkflowPayloads> {
   /**
    * Triggers a workflow for one or more recipients (`POST /v1/events/trigger`). Safe to retry: the same
    * idempotency key goes out on every attempt; pass your own to make re-runs of a job safe too.
+   * Resolves when the server queued it; rejects with `TriggerNotSentError` when it answered that it
+   * sent nothing (an inactive workflow, one without steps, an unknown tenant, …).
    *
    * @example
    * ```ts
@@ -63,8 +65,9 @@ export class Events<W extends object = WorkflowPayloads> {
 
   /**
    * Triggers any number of events: they are sent in requests of at most 100, `concurrency` at a
-   * time, and the results come back in input order. A request that still fails after its retries
-   * makes the call reject with `BulkTriggerError`, which says exactly which events to send again.
+   * time, and the results come back in input order. A request that still fails after its retries,
+   * or an event the server sent nothing for, makes the call reject with `BulkTriggerError`, which
+   * keeps the results of the events sent and names every other event with why.
    * Any iterable or async iterable is read whole first, since every event is checked before the
    * first request and every result is returned; for sends too large to hold, use `triggerStream`.
    * With a typed client, events built before the call need a type (`TriggerEventOf<typeof client,
@@ -99,7 +102,8 @@ export class Events<W extends object = WorkflowPayloads> {
   /**
    * Sends the events of any iterable or async iterable (a database cursor, a generator) in
    * requests of at most 100, `concurrency` at a time, and yields one outcome per request in the
-   * order of the source: its `results`, or the `error` it failed with (the stream goes on). The
+   * order of the source: its `results`, or the `error` it failed with (the stream goes on; a request
+   * with events the server sent nothing for fails with a `BulkTriggerError` naming them). The
    * source is read only as requests go out, so memory does not grow with its length. Request _i_ is
    * sent with the key `<idempotencyKey>:<i>`: after a crash, run it again with the same key and
    * source, and `startAtChunk` past the last outcome you recorded.
@@ -124,7 +128,8 @@ export class Events<W extends object = WorkflowPayloads> {
   }
 
   /**
-   * Triggers a workflow for every subscriber of the environment, for announcements.
+   * Triggers a workflow for every subscriber of the environment, for announcements. Rejects with
+   * `TriggerNotSentError`, as `trigger` does, when the server answered that it sent nothing.
    *
    * @example
    * ```ts

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../../core/errors.js'
-import { defineOperation, type Operation } from '../../internal/pipeline/operation.js'
+import { TriggerNotSentError, type ValidationIssue } from '../../core/errors.js'
+import { defineOperation, type Operation, type SendVerdict } from '../../internal/pipeline/operation.js'
 import { failureOf, issuesOf } from '../../internal/validation/parse.js'
 import type { StandardSchemaV1 } from '../../internal/validation/standard-schema.js'
 import {
@@ -9,6 +9,7 @@ import {
   BulkTriggerEventRequestSchema,
   BulkTriggerResultSchema,
   CancelEventResultSchema,
+  TRIGGER_NOT_SENT_STATUSES,
   type TriggerEventRequest,
   TriggerEventRequestSchema,
   type TriggerResult,
@@ -25,6 +26,7 @@ const triggerEvent = defineOperation({
   result: TriggerResultSchema,
   resultKind: 'object',
   rateLimitCost: 1,
+  verdict: (result) => triggerVerdict(result, 'the trigger'),
 })
 
 export const cancelEvent = defineOperation({
@@ -44,6 +46,9 @@ const bulkTriggerEvents = defineOperation({
   result: BulkTriggerResultSchema,
   resultKind: 'array',
   rateLimitCost: 100,
+  // Events not sent are failures at their own positions, which the bulk call and the stream name
+  // (`notSentIn`); the request warns of a new status once, as a trigger does.
+  verdict: (results) => (Array.isArray(results) ? firstUnknownStatus(results) : undefined),
 })
 
 const broadcastEvent = defineOperation({
@@ -55,7 +60,32 @@ const broadcastEvent = defineOperation({
   result: TriggerResultSchema,
   resultKind: 'object',
   rateLimitCost: 100,
+  verdict: (result) => triggerVerdict(result, 'the broadcast'),
 })
+
+const NOT_SENT: ReadonlySet<unknown> = new Set(TRIGGER_NOT_SENT_STATUSES)
+
+/**
+ * A trigger's result read for what the server did: `processed` is sent; a status that says nothing
+ * was sent is a `TriggerNotSentError`; any other value (a status added after this version, or none
+ * in a drifted answer) is returned as sent, since reading it as not sent would invite a duplicate.
+ * @internal
+ */
+export function triggerVerdict(result: TriggerResult, what: string): SendVerdict | undefined {
+  const status: unknown = (result as Partial<TriggerResult> | null)?.status
+  if (status === 'processed') return undefined
+  if (NOT_SENT.has(status)) return { notSent: new TriggerNotSentError(result, what) }
+  // No status at all is drift, which the response reader reports.
+  return typeof status === 'string' ? { unknownStatus: status } : undefined
+}
+
+function firstUnknownStatus(results: readonly TriggerResult[]): SendVerdict | undefined {
+  for (const result of results) {
+    const verdict = triggerVerdict(result, 'an event')
+    if (verdict?.unknownStatus !== undefined) return verdict
+  }
+  return undefined
+}
 
 /** The `workflows` client option: payload schemas (Standard Schema v1) by workflow name. */
 export type WorkflowSchemaMap = Readonly<Record<string, StandardSchemaV1 | undefined>>

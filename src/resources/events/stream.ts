@@ -1,5 +1,7 @@
 import type { WithResponse } from '../../core/api-promise.js'
 import {
+  type BulkChunkFailure,
+  BulkTriggerError,
   type NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
@@ -15,7 +17,7 @@ import { checkExtraFields } from '../../internal/validation/extra-fields.js'
 import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { isEventIterable } from './event-source.js'
-import { type EventOperations, eventIssues } from './operations.js'
+import { type EventOperations, eventIssues, triggerVerdict } from './operations.js'
 import { sendInOrder } from './send-in-order.js'
 
 /** What the stream says of every request, in the order of the source. */
@@ -30,7 +32,7 @@ interface BulkChunkPosition {
   idempotencyKey: string
 }
 
-/** A request the server applied: one result per event, in the order of the events. */
+/** A request the server applied and sent every event of: one result per event, in their order. */
 export interface BulkChunkApplied extends BulkChunkPosition {
   results: TriggerResult[]
   error?: undefined
@@ -40,6 +42,12 @@ export interface BulkChunkApplied extends BulkChunkPosition {
  * A request that failed after its retries, or was not sent: one of its events is invalid
  * (`RequestValidationError`, paths starting with the event's position in the source), or the
  * deadline had passed. Sending the same events again under the same key is safe.
+ *
+ * Or a request the server applied that has events it sent nothing for: `error` is then a
+ * `BulkTriggerError` whose `results` are this request's (`results[j]` for event `offset + j`, left
+ * `undefined` for an event not sent) and whose `failures` name each event not sent by its position
+ * in the source, with a `TriggerNotSentError`. The same key replays those answers: fix the cause
+ * and send those events again under a new key.
  */
 export interface BulkChunkFailed extends BulkChunkPosition {
   error: NotifyKitError
@@ -136,11 +144,34 @@ export function streamChunks(
           { ...call, attempts: answer.attempts },
         )
       }
-      return bulkKey ? { ...position, results: data, response } : { ...position, results: data }
+      const notSent = notSentIn(data, position, { ...call, attempts: answer.attempts })
+      const outcome: BulkChunkOutcome = notSent
+        ? { ...position, error: notSent }
+        : { ...position, results: data }
+      return bulkKey ? { ...outcome, response } : outcome
     } catch (error) {
       // The request core turns every failure into a NotifyKitError carrying its call context.
       return { ...position, error: error as NotifyKitError }
     }
   }
   return sendInOrder(source, startAtChunk, concurrency, beforeChunk, send)
+}
+
+/**
+ * The events of an applied request that the server sent nothing for, as one error that keeps the
+ * results of the others; `undefined` when every event was sent.
+ */
+function notSentIn(
+  results: TriggerResult[],
+  { chunkIndex, offset }: BulkChunkPosition,
+  call: { method: string; path: string; idempotencyKey: string; attempts: number },
+): BulkTriggerError | undefined {
+  const failures: BulkChunkFailure[] = []
+  const sent = results.map((result, j) => {
+    const notSent = triggerVerdict(result, `event ${offset + j}`)?.notSent
+    if (!notSent) return result
+    failures.push({ chunkIndex, eventIndexes: [offset + j], error: withCallContext(notSent, call) })
+    return undefined
+  })
+  return failures.length > 0 ? withCallContext(new BulkTriggerError(sent, failures), call) : undefined
 }

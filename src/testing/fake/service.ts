@@ -1,3 +1,4 @@
+import { announceFakeReset } from '../../internal/platform/fake-resets.js'
 import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
 import { FetchHandlerDispatcher, serveFetchHandler } from '../platform/node.js'
 import type { ServedHandler } from '../serve.js'
@@ -274,7 +275,9 @@ export class FakeService {
    * test seeded stays: the options of `createFakeService` and every `addWorkflow()`,
    * `addSubscriber()` and `addTopic()` call, applied again in order (new `_id`s), whether made in
    * `beforeAll`, `beforeEach` or a test. `reset({ keepAdded: false })` forgets the `add*()` calls
-   * too, back to the state right after `createFakeService`.
+   * too, back to the state right after `createFakeService`. The notifykit clients of the process
+   * start afresh too (retry budget, pacing), so that one client shared by a file's tests carries
+   * nothing from one test to the next.
    *
    * @example
    * ```ts
@@ -286,5 +289,7 @@ export class FakeService {
     if (options.keepAdded === false) this.#seeds.forgetAdded()
     this.#state = this.#seeds.fresh()
     this.#pipeline.reset()
+    // The clients' own state of the last test goes too: a retry budget its outage spent, a 429's pause.
+    announceFakeReset()
   }
 }

@@ -5,14 +5,17 @@ import {
   BadRequestError,
   BulkTriggerError,
   InternalServerError,
+  type Logger,
   NotificationClient,
   NotifyKitError,
   RequestValidationError,
   ResponseValidationError,
   TimeoutError,
   type TriggerEventParams,
+  TriggerNotSentError,
 } from '../../../src/index.js'
 import { createMswDispatcher } from '../../../src/testing/msw/index.js'
+import { captureLogs } from '../../helpers/logs.js'
 import { rejectionOf } from '../../helpers/wire.js'
 
 const BASE_URL = 'https://api.test'
@@ -82,6 +85,7 @@ function bulkServer(
     holdUntil?: (indexes: number[]) => Promise<unknown> | undefined
     onAnswered?: (indexes: number[]) => void
     respond?: (indexes: number[], request: Request) => Response | undefined
+    logger?: Logger
   } = {},
 ) {
   const seen: SeenRequest[] = []
@@ -112,7 +116,9 @@ function bulkServer(
     apiKey: 'test-key',
     baseUrl: BASE_URL,
     dispatcher,
-    logLevel: 'off',
+    ...(options.logger
+      ? { logger: options.logger, logLevel: 'warn' as const }
+      : { logLevel: 'off' as const }),
   })
   return {
     client,
@@ -315,25 +321,108 @@ describe('triggerBulk failures', () => {
     },
   )
 
-  it('keeps per-event error slots of a successful chunk as results', async () => {
-    const errorSlot = { acknowledged: true, status: 'error', error: ['workflow_not_found'] }
+  it("rejects when the server sent nothing for some events of an applied request, naming each with its answer and keeping the others' results", async () => {
+    const notSent = (i: number) => ({
+      acknowledged: true,
+      status: 'error',
+      error: [`workflow_not_found ${i}`],
+    })
     const server = bulkServer({
       respond: (indexes) =>
         HttpResponse.json(
-          { data: indexes.map((i) => (i === 3 ? errorSlot : resultFor(i))) },
+          { data: indexes.map((i) => (i === 3 || i === 104 ? notSent(i) : resultFor(i))) },
           { status: 201 },
         ),
     })
-    const results = await server.client.events.triggerBulk(makeEvents(5))
+    const progress: { sent: number; failed: number }[] = []
+    const error = await rejectionOf(
+      server.client.events.triggerBulk(makeEvents(150), {
+        idempotencyKey: 'digest',
+        onProgress: ({ sent, failed }) => progress.push({ sent, failed }),
+      }),
+    )
 
-    expect(results[3]).toEqual(errorSlot)
-    expect(results.map((result) => result.status)).toEqual([
-      'processed',
-      'processed',
-      'processed',
-      'error',
-      'processed',
+    expect(error).toBeInstanceOf(BulkTriggerError)
+    const { results, failures, code, attempts } = error as BulkTriggerError
+    expect(code).toBe('NOTIFYKIT_BULK_TRIGGER')
+    expect(attempts).toBe(2)
+    // What went out: every other event's own result, at its position.
+    expect(results).toHaveLength(150)
+    expect(results[3]).toBeUndefined()
+    expect(results[104]).toBeUndefined()
+    const sent = range(0, 150).filter((i) => i !== 3 && i !== 104)
+    expect(sent.map((i) => results[i])).toEqual(sent.map(resultFor))
+    // What did not: each event by its position, with the server's answer for it.
+    expect(failures.map((failure) => [failure.chunkIndex, failure.eventIndexes])).toEqual([
+      [0, [3]],
+      [1, [104]],
     ])
+    for (const failure of failures) {
+      const i = failure.eventIndexes[0] as number
+      expect(failure.error).toBeInstanceOf(TriggerNotSentError)
+      expect(failure.error).toMatchObject({
+        code: 'NOTIFYKIT_TRIGGER_NOT_SENT',
+        status: 'error',
+        result: notSent(i),
+        idempotencyKey: `digest:${failure.chunkIndex}`,
+        attempts: 1,
+      })
+    }
+    expect((error as Error).message).toMatch(
+      /^2 of 150 events were not sent \(first: .*event 3 .*"error": workflow_not_found 3\)$/,
+    )
+    expect(progress).toEqual([
+      { sent: 99, failed: 1 },
+      { sent: 148, failed: 2 },
+    ])
+  })
+
+  it('says which events were not sent and which requests failed, when both happen in one call', async () => {
+    const server = bulkServer({
+      respond: (indexes) =>
+        indexes[0] === 100
+          ? HttpResponse.json({ message: 'bad' }, { status: 400 })
+          : HttpResponse.json(
+              {
+                data: indexes.map((i) =>
+                  i === 7 ? { acknowledged: true, status: 'no_tenant_found' } : resultFor(i),
+                ),
+              },
+              { status: 201 },
+            ),
+    })
+    const error = (await rejectionOf(server.client.events.triggerBulk(makeEvents(120)))) as BulkTriggerError
+
+    expect(error.failures.map((failure) => failure.eventIndexes.length)).toEqual([1, 20])
+    expect(error.failures[0]?.error).toBeInstanceOf(TriggerNotSentError)
+    expect(error.failures[1]?.error).toBeInstanceOf(BadRequestError)
+    expect(error.message).toMatch(
+      /^1 of 120 events were not sent .*; 20 of 120 events were not confirmed \(1 failed request; /,
+    )
+  })
+
+  it('resolves with a status this version does not know, as sent, and warns once', async () => {
+    const log = captureLogs()
+    const server = bulkServer({
+      respond: (indexes) =>
+        HttpResponse.json(
+          {
+            data: indexes.map((i) => ({ ...resultFor(i), status: i % 2 ? 'queued_for_later' : 'processed' })),
+          },
+          { status: 201 },
+        ),
+      logger: log.logger,
+    })
+    const results = await server.client.events.triggerBulk(makeEvents(150))
+
+    expect(results.map((result) => result.status)).toEqual(
+      range(0, 150).map((i) => (i % 2 ? 'queued_for_later' : 'processed')),
+    )
+    const warnings = log.lines.filter((line) => line.level === 'warn')
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]?.message).toMatch(
+      /events\.triggerBulk: the server answered status "queued_for_later".*resolves as sent/,
+    )
   })
 
   it('fails a chunk whose response does not hold one result per event', async () => {

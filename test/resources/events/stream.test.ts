@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import {
   AbortError,
+  type BulkChunkFailed,
   type BulkChunkOutcome,
+  BulkTriggerError,
   NotificationClient,
   type NotificationClientOptions,
   RequestValidationError,
   TimeoutError,
   type TriggerEventParams,
+  TriggerNotSentError,
 } from '../../../src/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 import { rejectionOf } from '../../helpers/wire.js'
@@ -33,7 +36,9 @@ function delay(ms: number): Promise<void> {
 }
 
 /** The bulk endpoint: what it saw, and how many requests it held at once. */
-function bulkServer(options: { delayFor?: (chunkIndex: number) => number; failChunk?: number } = {}) {
+function bulkServer(
+  options: { delayFor?: (chunkIndex: number) => number; failChunk?: number; notSent?: number[] } = {},
+) {
   const server = { keys: [] as string[], inFlight: 0, maxInFlight: 0 }
   const fetch: FetchFunction = async (_url, init) => {
     const key = new Headers(init.headers).get('idempotency-key') ?? ''
@@ -47,11 +52,11 @@ function bulkServer(options: { delayFor?: (chunkIndex: number) => number; failCh
     if (chunkIndex === options.failChunk) {
       return Response.json({ statusCode: 400, message: 'bad chunk' }, { status: 400 })
     }
-    const data = body.events.map(({ payload }) => ({
-      acknowledged: true,
-      status: 'processed',
-      transactionId: `tx-${payload.i}`,
-    }))
+    const data = body.events.map(({ payload }) =>
+      options.notSent?.includes(payload.i)
+        ? { acknowledged: true, status: 'error', error: ['workflow_not_found'] }
+        : { acknowledged: true, status: 'processed', transactionId: `tx-${payload.i}` },
+    )
     return Response.json({ data }, { status: 201 })
   }
   const client = new NotificationClient({
@@ -160,6 +165,28 @@ describe('events.triggerStream', () => {
     const { client } = bulkServer({ failChunk: 1 })
     const outcomes = await collect(client.events.triggerStream(events(300)))
     expect(outcomes.map((outcome) => outcome.error?.name)).toEqual([undefined, 'BadRequestError', undefined])
+  })
+
+  it('reports a request with events the server did not send as failed, naming them by their position in the source', async () => {
+    const { client } = bulkServer({ notSent: [105, 140] })
+    const outcomes = await collect(client.events.triggerStream(events(250), { idempotencyKey: 'job-9' }))
+
+    expect(outcomes.map((outcome) => outcome.error === undefined)).toEqual([true, false, true])
+    const failed = outcomes[1] as BulkChunkFailed
+    expect(failed).toMatchObject({ chunkIndex: 1, offset: 100, count: 100, idempotencyKey: 'job-9:1' })
+    expect(failed.error).toBeInstanceOf(BulkTriggerError)
+    const { results, failures } = failed.error as BulkTriggerError
+    // This request's results, event offset + j at j; the events not sent left out.
+    expect(results).toHaveLength(100)
+    expect(results[5]).toBeUndefined()
+    expect(results[40]).toBeUndefined()
+    expect(results[6]).toMatchObject({ transactionId: 'tx-106' })
+    expect(failures.map((failure) => failure.eventIndexes)).toEqual([[105], [140]])
+    expect(failures.map((failure) => failure.error)).toEqual([
+      expect.any(TriggerNotSentError),
+      expect.any(TriggerNotSentError),
+    ])
+    expect(failures[0]?.error).toMatchObject({ status: 'error', idempotencyKey: 'job-9:1', attempts: 1 })
   })
 
   it('reads past the first startAtChunk chunks without sending them', async () => {

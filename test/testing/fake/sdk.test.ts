@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   AuthenticationError,
   BadRequestError,
+  BulkTriggerError,
   ConflictError,
   NotFoundError,
   NotificationClient,
@@ -103,15 +104,25 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(fake.notifications[0]?.jobs.map((j) => j.status)).toEqual(['completed', 'canceled', 'canceled'])
     })
 
-    it('processes bulk events one by one, an unknown workflow filling its slot with an error', async () => {
+    it('processes bulk events one by one; the event of an unknown workflow is not sent, and the call says so', async () => {
       const { fake, client } = setup()
-      const results = await client.events.triggerBulk([
-        { name: 'welcome', to: 'alice' },
-        { name: 'missing', to: 'alice' },
-      ])
-      expect(results).toEqual([
-        expect.objectContaining({ status: 'processed' }),
-        { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
+      const error = await client.events
+        .triggerBulk([
+          { name: 'welcome', to: 'alice' },
+          { name: 'missing', to: 'alice' },
+        ])
+        .catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(BulkTriggerError)
+      const { results, failures } = error as BulkTriggerError
+      expect(results).toEqual([expect.objectContaining({ status: 'processed' }), undefined])
+      expect(failures).toEqual([
+        {
+          chunkIndex: 0,
+          eventIndexes: [1],
+          error: expect.objectContaining({
+            result: { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
+          }),
+        },
       ])
       expect(fake.notifications).toHaveLength(1)
     })

@@ -1,4 +1,12 @@
-import { channelsOf, type FakeState, isChannel, type StoredSubscriber, type StoredWorkflow } from './state.js'
+import { isRecord } from './http.js'
+import {
+  channelsOf,
+  type FakeState,
+  isChannel,
+  type StoredStep,
+  type StoredSubscriber,
+  type StoredWorkflow,
+} from './state.js'
 import type { FakeExecutionDetail, FakeJob, FakeNotification, FakeSchedule, FakeStepType } from './types.js'
 
 /**
@@ -16,6 +24,8 @@ export interface Delivery {
   to: Record<string, unknown>
   topic: { _id: string; topicKey: string } | undefined
   payload: Record<string, unknown>
+  /** The trigger's `overrides`; `delay: { amount, unit }` replaces the wait of delay and digest steps. */
+  overrides: Record<string, unknown>
   transactionId: string
 }
 
@@ -56,27 +66,46 @@ export function deliver(state: FakeState, delivery: Delivery): FakeNotification 
   return notification
 }
 
-/** Runs every delay and digest that is due by the fake's clock, with the steps after it. */
+/**
+ * Runs every delay and digest that is due by the fake's clock, with the steps after it, earliest
+ * first (so a digest a delay releases joins the one released before it).
+ */
 export function advance(state: FakeState): void {
-  if (state.due.size === 0) return
   const now = state.now()
-  for (const notification of state.notifications) {
-    notification.jobs.forEach((job, index) => {
-      const due = state.due.get(job._id)
-      if (due === undefined || due > now || job.status !== 'delayed') return
-      state.due.delete(job._id)
-      const at = new Date(due).toISOString()
-      if (job.type === 'digest') {
-        if (job.digest) job.digest.events = digestEvents(state, job)
-        job.executionDetails.push(detail(state, at, 'Pending', DETAIL.startDigesting, job.providerId))
-      } else {
-        job.executionDetails.push(detail(state, at, 'Success', DETAIL.delayFinished, job.providerId))
-      }
-      setStatus(job, 'completed', at)
-      notification.updatedAt = at
-      runFrom(state, notification, index + 1, due)
-    })
+  for (;;) {
+    let next: [string, number] | undefined
+    for (const entry of state.due) if (entry[1] <= now && (!next || entry[1] < next[1])) next = entry
+    if (!next) return
+    const [jobId, due] = next
+    state.due.delete(jobId)
+    const notification = state.notifications.find((n) => n.jobs.some((job) => job._id === jobId))
+    const index = notification?.jobs.findIndex((job) => job._id === jobId) ?? -1
+    const job = notification?.jobs[index]
+    if (notification && job?.status === 'delayed') release(state, notification, index, job, due)
   }
+}
+
+/** Completes a delay or digest at `due` and runs the steps after it. */
+function release(
+  state: FakeState,
+  notification: FakeNotification,
+  index: number,
+  job: FakeJob,
+  due: number,
+): void {
+  const at = new Date(due).toISOString()
+  if (job.type === 'digest' && job.digest) {
+    const digest = job.digest
+    digest.events = digestEvents(state, job)
+    // The steps after a digest run with its events, as the server hands them on.
+    for (const later of notification.jobs.slice(index + 1)) later.digest = structuredClone(digest)
+    job.executionDetails.push(detail(state, at, 'Pending', DETAIL.startDigesting, job.providerId))
+  } else {
+    job.executionDetails.push(detail(state, at, 'Success', DETAIL.delayFinished, job.providerId))
+  }
+  setStatus(job, 'completed', at)
+  notification.updatedAt = at
+  runFrom(state, notification, index + 1, due)
 }
 
 /**
@@ -125,7 +154,7 @@ function promoteFollower(state: FakeState, main: FakeJob, now: string): void {
   })
   delete job._mergedDigestId
   setStatus(job, 'delayed', now)
-  state.due.set(job._id, Date.parse(now) + waitMs(job))
+  state.due.set(job._id, Date.parse(now) + (state.waits.get(job._id) ?? 0))
   for (const other of followers.slice(1)) {
     for (const merged of other.notification.jobs) {
       if (merged._mergedDigestId === main._id) merged._mergedDigestId = job._id
@@ -177,7 +206,7 @@ function runFrom(state: FakeState, notification: FakeNotification, start: number
     }
     if (job.type === 'digest' || job.type === 'delay') {
       setStatus(job, 'delayed', at)
-      state.due.set(job._id, now + waitMs(job))
+      state.due.set(job._id, now + (state.waits.get(job._id) ?? 0))
       const text = job.type === 'delay' ? DETAIL.delayed : DETAIL.digested
       job.executionDetails.push(detail(state, at, 'Pending', text, job.providerId))
       return
@@ -236,7 +265,7 @@ function runStep(state: FakeState, notification: FakeNotification, job: FakeJob,
 
 /**
  * The pending digest `job` joins: the same workflow and subscriber, `delayed`, and, when the step
- * has a digest key and the payload a value at that path, the same value.
+ * has a digest key, the same value at that path of the payload.
  */
 function pendingDigestFor(state: FakeState, own: FakeNotification, job: FakeJob): FakeJob | undefined {
   const key = job.digest?.digestKey
@@ -246,7 +275,8 @@ function pendingDigestFor(state: FakeState, own: FakeNotification, job: FakeJob)
     if (notification._subscriberId !== own._subscriberId) continue
     const main = notification.jobs.find((j) => j.type === 'digest' && j.status === 'delayed')
     if (!main) continue
-    if (key !== undefined && value !== undefined && valueAt(main.payload, key) !== value) continue
+    // Triggers without a value at the key digest together, apart from those with one.
+    if (key !== undefined && valueAt(main.payload, key) !== value) continue
     return main
   }
   return undefined
@@ -283,10 +313,14 @@ const UNIT_MS: Record<string, number> = {
   months: 2_592_000_000,
 }
 
-function waitMs(job: FakeJob): number {
-  const amount = job.digest?.amount ?? Number(job.step.metadata.amount ?? DEFAULT_AMOUNT)
-  const unit = job.digest?.unit ?? String(job.step.metadata.unit ?? 'seconds')
-  return amount * (UNIT_MS[unit] ?? 1_000)
+/** A delay or digest step's wait; a valid `overrides.delay` replaces the step's own, as on the server. */
+function waitMs(step: StoredStep, overrides: Record<string, unknown>): number {
+  const override = overrides.delay
+  if (isRecord(override) && typeof override.amount === 'number' && typeof override.unit === 'string') {
+    const unitMs = UNIT_MS[override.unit]
+    if (unitMs !== undefined) return override.amount * unitMs
+  }
+  return (step.amount ?? DEFAULT_AMOUNT) * (UNIT_MS[step.unit ?? 'seconds'] ?? 1_000)
 }
 
 function setStatus(job: FakeJob, status: FakeJob['status'], at: string): void {
@@ -408,6 +442,8 @@ function createNotification(state: FakeState, delivery: Delivery): FakeNotificat
       updatedAt: now,
       scheduleExtensionsCount: 0,
     }
+    if (step.type === 'digest' || step.type === 'delay')
+      state.waits.set(job._id, waitMs(step, delivery.overrides))
     if (step.type === 'digest') {
       job.digest = {
         ...(step.digestKey === undefined ? {} : { digestKey: step.digestKey }),

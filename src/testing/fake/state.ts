@@ -88,6 +88,8 @@ export class FakeState {
   readonly preferences = new Map<string, StoredPreferences>()
   /** Keyed by identifier. */
   readonly tenants = new Map<string, FakeTenant>()
+  /** How long each delay or digest job waits, in milliseconds, keyed by job `_id`. */
+  readonly waits = new Map<string, number>()
   /** When each `delayed` job is due, in clock milliseconds, keyed by job `_id`. */
   readonly due = new Map<string, number>()
   /** transactionIds already used: the server ignores a trigger that repeats one. */

@@ -105,7 +105,7 @@ function run(
   const actor = input.actor ? resolve(state, input.actor) : undefined
   const payload = withoutAttachmentFiles(input.payload)
   for (const target of targets(actor?.subscriberId)) {
-    deliver(state, { workflow, ...target, payload, transactionId })
+    deliver(state, { workflow, ...target, payload, overrides: input.overrides, transactionId })
   }
   return { acknowledged: true, status: 'processed', transactionId }
 }

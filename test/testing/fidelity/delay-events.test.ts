@@ -61,4 +61,26 @@ describe(`fidelity: ${SOURCE}`, () => {
     expect(sent).toHaveLength(1)
     expect(sent[0]?.digest?.events.map((e) => e.customVar)).toEqual(['first', 'second'])
   })
+
+  it(`releases delays in time order, so the earlier one's digest is the one the later joins [${SOURCE}: "should not include delayed event in digested sent message"]`, async () => {
+    const { fake, client, wait } = fidelityFake({
+      workflows: [
+        {
+          identifier: 'delay-digest',
+          steps: [
+            { type: 'delay', amount: 1 },
+            { type: 'digest', amount: 10 },
+          ],
+        },
+      ],
+    })
+    const later = { delay: { amount: 2, unit: 'seconds' } }
+    await client.events.trigger({ name: 'delay-digest', to: 'sub-1', payload: { n: 1 }, overrides: later })
+    await client.events.trigger({ name: 'delay-digest', to: 'sub-1', payload: { n: 2 } })
+    wait(3_000)
+    expect(fake.notifications.map((n) => [n.payload.n, n.jobs[1]?.status])).toEqual([
+      [1, 'merged'],
+      [2, 'delayed'],
+    ])
+  })
 })

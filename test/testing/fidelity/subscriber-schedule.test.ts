@@ -127,4 +127,13 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     expect(statuses(fake.notifications[0])).toEqual(['delay:completed', 'email:canceled'])
     expect(new Date(MONDAY_NOON + 3_600_000).toISOString()).toBe(fake.notifications[0]?.jobs[1]?.updatedAt)
   })
+
+  it(`runs a step released by a delay at the delay's time, even when read later [${RUN_JOB}: the worker runs the job when it is due]`, async () => {
+    const { fake, client, wait } = setup()
+    await client.subscribers.preferences.update('sub-1', { schedule: weekdays('09:00 AM', '12:30 PM') })
+    const quarter = { delay: { amount: 15, unit: 'minutes' } }
+    await client.events.trigger({ name: 'later', to: 'sub-1', overrides: quarter })
+    wait(3_600_000)
+    expect(statuses(fake.notifications[0])).toEqual(['delay:completed', 'email:completed'])
+  })
 })

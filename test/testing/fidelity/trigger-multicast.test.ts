@@ -56,12 +56,14 @@ describe(`fidelity: ${SOURCE}`, () => {
     const { fake, client } = setup()
     await client.events.trigger({ name: 'multicast', to: ['a', 'b', topic('first')] })
     expect(reached(fake.notifications)).toEqual(['a', 'b'])
+    expect(fake.notifications.map((n) => n.topics)).toEqual([[], []])
   })
 
   it(`sends once to a subscriber of two topics [${SOURCE}: "should deduplicate subscribers across topics"]`, async () => {
     const { fake, client } = setup()
     await client.events.trigger({ name: 'multicast', to: [topic('first'), topic('second')] })
     expect(reached(fake.notifications)).toEqual(['a', 'b', 'c'])
+    expect(fake.notifications.map((n) => n.topics[0]?.topicKey)).toEqual(['first', 'first', 'second'])
   })
 
   it(`sends once across subscribers named and topics [${SOURCE}: "should deduplicate subscribers across single subscribers and topics"]`, async () => {

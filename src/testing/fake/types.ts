@@ -27,11 +27,14 @@ export interface FakeWorkflowStep {
   feedIdentifier?: string
   /** Shown on the job; defaults to a plausible provider for the channel. */
   providerId?: string
-  /** For `digest` and `delay` steps. */
+  /** For `digest` and `delay` steps: how long they wait; 5 by default. */
   amount?: number
   /** For `digest` and `delay` steps; defaults to `seconds`. */
   unit?: string
-  /** For `digest` steps. */
+  /**
+   * For `digest` steps: a dotted path into the payload (`post.id`); triggers digest together only
+   * with those holding the same value there.
+   */
   digestKey?: string
 }
 

@@ -111,7 +111,8 @@ function release(
 /**
  * DELETE /v1/events/trigger/:transactionId: cancels the transaction's delayed and merged jobs (and,
  * behind a delay or digest, the pending ones). A cancelled pending digest hands over to the oldest
- * trigger merged into it, which becomes the pending digest with its own later steps.
+ * trigger merged into it, which becomes the pending digest with its own later steps and runs when
+ * the cancelled one would have: the server's timer of the cancelled digest runs its follower.
  */
 export function cancel(state: FakeState, transactionId: string): boolean {
   const now = state.isoNow()
@@ -122,9 +123,8 @@ export function cancel(state: FakeState, transactionId: string): boolean {
     if (waiting.length === 0) continue
     const behindAction = waiting.some((job) => job.type === 'delay' || job.type === 'digest')
     const mainDigest = waiting.find((job) => job.type === 'digest' && job.status === 'delayed')
-    const mergedInto = waiting.find(
-      (job) => job.type === 'digest' && job.status === 'merged',
-    )?._mergedDigestId
+    const joined = waiting.find((job) => job.type === 'digest' && job.status === 'merged')?._mergedDigestId
+    const mainDue = mainDigest && state.due.get(mainDigest._id)
     for (const job of notification.jobs) {
       if (job.status === 'delayed' || job.status === 'merged' || (behindAction && job.status === 'pending')) {
         setStatus(job, 'canceled', now)
@@ -134,14 +134,14 @@ export function cancel(state: FakeState, transactionId: string): boolean {
     }
     notification.updatedAt = now
     canceled = true
-    if (mainDigest) promoteFollower(state, mainDigest, now)
-    const main = mergedInto === undefined ? undefined : findJob(state, mergedInto)
+    if (mainDigest) promoteFollower(state, mainDigest, mainDue ?? state.now(), now)
+    const main = joined === undefined ? undefined : findJob(state, joined)
     if (main?.digest) main.digest.events = digestEvents(state, main)
   }
   return canceled
 }
 
-function promoteFollower(state: FakeState, main: FakeJob, now: string): void {
+function promoteFollower(state: FakeState, main: FakeJob, due: number, now: string): void {
   const followers = mergedInto(state, main._id)
   const first = followers[0]
   if (!first) return
@@ -154,7 +154,7 @@ function promoteFollower(state: FakeState, main: FakeJob, now: string): void {
   })
   delete job._mergedDigestId
   setStatus(job, 'delayed', now)
-  state.due.set(job._id, Date.parse(now) + (state.waits.get(job._id) ?? 0))
+  state.due.set(job._id, due)
   for (const other of followers.slice(1)) {
     for (const merged of other.notification.jobs) {
       if (merged._mergedDigestId === main._id) merged._mergedDigestId = job._id

@@ -109,6 +109,23 @@ describe(`fidelity: ${SOURCE}`, () => {
     expect(fake.messages('sub-1').map((m) => m.payload.customVar)).toEqual(['trigger_2_data'])
   })
 
+  it(`runs the follower when the cancelled digest would have run [apps/worker/src/app/workflow/usecases/run-job/run-job.usecase.ts: the cancelled digest's timer runs its active follower (assignNewDigestExecutor)]`, async () => {
+    const { fake, client, wait } = digestThenInApp()
+    const first = await client.events.trigger({
+      name: 'digest',
+      to: 'sub-1',
+      payload: { customVar: 'trigger_1_data' },
+    })
+    wait(500)
+    await client.events.trigger({ name: 'digest', to: 'sub-1', payload: { customVar: 'trigger_2_data' } })
+    await client.events.cancel(first.transactionId ?? '')
+    wait(499)
+    expect(digestJob(fake.notifications[1])?.status).toBe('delayed')
+    wait(1)
+    expect(digestJob(fake.notifications[1])?.status).toBe('completed')
+    expect(fake.messages('sub-1').map((m) => m.payload.customVar)).toEqual(['trigger_2_data'])
+  })
+
   it(`hands over twice when the follower is cancelled in turn [${SOURCE}: "should be able to cancel 1st main digest and then its follower"]`, async () => {
     const { fake, client, wait } = digestThenInApp()
     const trigger = (customVar: string) =>

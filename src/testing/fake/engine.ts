@@ -219,11 +219,7 @@ function runStep(state: FakeState, notification: FakeNotification, job: FakeJob,
   const at = new Date(now).toISOString()
   const workflow = state.workflows.get(job.overrides.workflowId)
   const subscriber = state.subscribers.get(notification.subscriber.subscriberId)
-  if (!notification.critical && !channelEnabled(state, notification, job)) {
-    job.executionDetails.push(detail(state, at, 'Success', DETAIL.filtered, job.providerId))
-    setStatus(job, 'canceled', at)
-    return
-  }
+  // The worker checks the schedule before the preferences, so a step both rule out says the first.
   const schedule = state.preferences.get(notification.subscriber.subscriberId)?.schedule
   if (
     !notification.critical &&
@@ -231,6 +227,11 @@ function runStep(state: FakeState, notification: FakeNotification, job: FakeJob,
     !isWithinSchedule(schedule, now, subscriber?.timezone ?? undefined)
   ) {
     job.executionDetails.push(detail(state, at, 'Success', DETAIL.outsideSchedule, job.providerId))
+    setStatus(job, 'canceled', at)
+    return
+  }
+  if (!notification.critical && !channelEnabled(state, notification, job)) {
+    job.executionDetails.push(detail(state, at, 'Success', DETAIL.filtered, job.providerId))
     setStatus(job, 'canceled', at)
     return
   }

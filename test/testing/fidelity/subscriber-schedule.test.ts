@@ -55,6 +55,16 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     expect(fake.messages('sub-1')).toHaveLength(1)
   })
 
+  it(`checks the schedule before the preferences [${RUN_JOB}: the schedule checked before sendMessage, which applies preferences]`, async () => {
+    const { fake, client } = setup()
+    await client.subscribers.preferences.update('sub-1', {
+      channels: { email: false },
+      schedule: weekdays('09:00 AM', '11:00 AM'),
+    })
+    await client.events.trigger({ name: 'all-channels', to: 'sub-1' })
+    expect(fake.notifications[0]?.jobs[1]?.executionDetails.at(-1)?.detail).toBe(OUTSIDE)
+  })
+
   it(`delivers inside the schedule, both ends of a range included [${VALIDATOR}: isTimeInRange]`, async () => {
     const { fake, client } = setup()
     await client.subscribers.preferences.update('sub-1', { schedule: weekdays('09:00 AM', '12:00 PM') })

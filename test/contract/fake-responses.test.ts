@@ -135,6 +135,7 @@ const SCENARIOS: ResponseScenario[] = [
   },
   {
     name: 'a subscriber object with every field: its notification',
+    fake: { tenants: [{ identifier: 'acme' }] },
     run: async ({ client, fake }) => {
       await client.events.trigger({
         name: 'welcome',

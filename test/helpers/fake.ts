@@ -30,6 +30,7 @@ export function seededFake(overrides: FakeServiceOptions = {}): FakeService {
       { subscriberId: 'bob' },
     ],
     topics: [{ topicKey: 'team', subscribers: ['alice', 'bob', 'carol'] }],
+    tenants: [{ identifier: 'acme', name: 'Acme Corp' }],
     ...overrides,
   })
 }

@@ -25,6 +25,7 @@ export type {
   FakeStepType,
   FakeSubscriber,
   FakeSubscriberRecord,
+  FakeTenant,
   FakeTokenBucket,
   FakeTopic,
   FakeWorkflow,

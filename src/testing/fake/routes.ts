@@ -1,3 +1,4 @@
+import { advance } from './engine.js'
 import { HttpError, ok, type Reply } from './http.js'
 import { markAll } from './messages.js'
 import { updatePreferences } from './preferences.js'
@@ -28,50 +29,62 @@ function param(context: RouteContext, name: string): string {
   return value
 }
 
-/** The seven operations with the success statuses of the real server. */
-export const ROUTES: readonly Route[] = [
-  {
-    method: 'PATCH',
-    pattern: '/v2/subscribers/:subscriberId/preferences',
-    handle: (c) => ok(200, updatePreferences(c.state, param(c, 'subscriberId'), parsePreferences(c.body))),
-  },
-  {
-    method: 'POST',
-    pattern: '/v1/subscribers/:subscriberId/messages/mark-all',
-    handle: (c) => ok(201, markAll(c.state, param(c, 'subscriberId'), parseMarkAll(c.body))),
-  },
-  {
-    method: 'POST',
-    pattern: '/v1/events/trigger',
-    handle: (c) => ok(201, trigger(c.state, parseTrigger(c.body))),
-  },
-  {
-    method: 'POST',
-    pattern: '/v1/events/trigger/bulk',
-    handle: (c) => ok(201, triggerBulk(c.state, parseBulk(c.body))),
-  },
-  {
-    method: 'POST',
-    pattern: '/v1/events/trigger/broadcast',
-    handle: (c) => ok(201, broadcast(c.state, parseBroadcast(c.body))),
-  },
-  {
-    method: 'DELETE',
-    pattern: '/v1/events/trigger/:transactionId',
-    handle: (c) => ok(200, cancel(c.state, param(c, 'transactionId'))),
-  },
-  {
-    method: 'GET',
-    pattern: '/v1/notifications/:notificationId',
-    handle: (c) => {
-      const id = param(c, 'notificationId')
-      const notification = c.state.findNotification(id)
-      if (notification) return ok(200, notification)
-      if (c.missingNotification === 'null') return ok(200, null)
-      throw new HttpError(404, `Notification with id ${id} not found`)
+/**
+ * The seven operations with the success statuses of the real server. Each first runs the delays and
+ * digests that fell due since the last request, so a request sees the state the server's worker
+ * would have reached by then.
+ */
+export const ROUTES: readonly Route[] = (
+  [
+    {
+      method: 'PATCH',
+      pattern: '/v2/subscribers/:subscriberId/preferences',
+      handle: (c) => ok(200, updatePreferences(c.state, param(c, 'subscriberId'), parsePreferences(c.body))),
     },
+    {
+      method: 'POST',
+      pattern: '/v1/subscribers/:subscriberId/messages/mark-all',
+      handle: (c) => ok(201, markAll(c.state, param(c, 'subscriberId'), parseMarkAll(c.body))),
+    },
+    {
+      method: 'POST',
+      pattern: '/v1/events/trigger',
+      handle: (c) => ok(201, trigger(c.state, parseTrigger(c.body))),
+    },
+    {
+      method: 'POST',
+      pattern: '/v1/events/trigger/bulk',
+      handle: (c) => ok(201, triggerBulk(c.state, parseBulk(c.body))),
+    },
+    {
+      method: 'POST',
+      pattern: '/v1/events/trigger/broadcast',
+      handle: (c) => ok(201, broadcast(c.state, parseBroadcast(c.body))),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/v1/events/trigger/:transactionId',
+      handle: (c) => ok(200, cancel(c.state, param(c, 'transactionId'))),
+    },
+    {
+      method: 'GET',
+      pattern: '/v1/notifications/:notificationId',
+      handle: (c) => {
+        const id = param(c, 'notificationId')
+        const notification = c.state.findNotification(id)
+        if (notification) return ok(200, notification)
+        if (c.missingNotification === 'null') return ok(200, null)
+        throw new HttpError(404, 'Notification not found')
+      },
+    },
+  ] satisfies Route[]
+).map((route) => ({
+  ...route,
+  handle: (context: RouteContext): Reply => {
+    advance(context.state)
+    return route.handle(context)
   },
-]
+}))
 
 /**
  * Finds the route for a method and URL pathname, whatever the origin. Each segment is decoded on its

@@ -1,10 +1,11 @@
 import { FakeState } from './state.js'
-import type { FakeServiceOptions, FakeSubscriber, FakeTopic, FakeWorkflow } from './types.js'
+import type { FakeServiceOptions, FakeSubscriber, FakeTenant, FakeTopic, FakeWorkflow } from './types.js'
 
 type Seed =
   | { kind: 'workflow'; value: FakeWorkflow }
   | { kind: 'subscriber'; value: FakeSubscriber }
   | { kind: 'topic'; value: FakeTopic }
+  | { kind: 'tenant'; value: FakeTenant }
 
 /**
  * What a test set up, as opposed to what the app under test did: the options of `createFakeService`
@@ -32,10 +33,11 @@ export class SeedLog {
 
   /** A state holding the options' seeds, then the `add*()` calls', as if just made. */
   fresh(): FakeState {
-    const state = new FakeState()
+    const state = new FakeState(this.#options.now)
     for (const value of this.#options.workflows ?? []) apply(state, { kind: 'workflow', value })
     for (const value of this.#options.subscribers ?? []) apply(state, { kind: 'subscriber', value })
     for (const value of this.#options.topics ?? []) apply(state, { kind: 'topic', value })
+    for (const value of this.#options.tenants ?? []) apply(state, { kind: 'tenant', value })
     for (const seed of this.#added) apply(state, seed)
     return state
   }
@@ -51,6 +53,9 @@ function apply(state: FakeState, seed: Seed): void {
       return
     case 'topic':
       state.addTopic(seed.value)
+      return
+    case 'tenant':
+      state.addTenant(seed.value)
       return
   }
 }

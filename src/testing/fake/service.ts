@@ -2,6 +2,7 @@ import { announceFakeReset } from '../../internal/platform/fake-resets.js'
 import { type InMemoryFetch, inMemoryFetch } from '../in-memory-fetch.js'
 import { FetchHandlerDispatcher, serveFetchHandler } from '../platform/node.js'
 import type { ServedHandler } from '../serve.js'
+import { advance } from './engine.js'
 import { RequestPipeline } from './pipeline.js'
 import { preferencesView } from './preferences.js'
 import { SeedLog } from './seeds.js'
@@ -15,6 +16,7 @@ import type {
   FakeServiceOptions,
   FakeSubscriber,
   FakeSubscriberRecord,
+  FakeTenant,
   FakeTopic,
   FakeWorkflow,
 } from './types.js'
@@ -51,7 +53,10 @@ export class FakeService {
   #dispatcher: FetchHandlerDispatcher | undefined
 
   constructor(options: FakeServiceOptions = {}) {
-    this.#options = structuredClone(options)
+    // The clock is a function, which structuredClone refuses; the rest is copied so later edits by
+    // the test do not change what reset() restores.
+    const { now, ...data } = options
+    this.#options = { ...structuredClone(data), ...(now === undefined ? {} : { now }) }
     this.#seeds = new SeedLog(this.#options)
     this.#state = this.#seeds.fresh()
     this.#pipeline = new RequestPipeline(this.#options, () => this.#state)
@@ -153,6 +158,18 @@ export class FakeService {
   }
 
   /**
+   * Adds a tenant (or replaces the one with the same identifier). A seed: `reset()` keeps it.
+   *
+   * @example
+   * ```ts
+   * fake.addTenant({ identifier: 'acme', name: 'Acme Inc.' })
+   * ```
+   */
+  addTenant(tenant: FakeTenant): void {
+    this.#seeds.add(this.#state, { kind: 'tenant', value: tenant })
+  }
+
+  /**
    * Makes the next request(s) fail: with an HTTP status (nothing applied), or with a dropped
    * connection, optionally after applying the request (`afterApply`), as when a response is lost on
    * the way back. `method`, `path`, `idempotencyKey` and `when` aim the fault at the requests it is
@@ -214,6 +231,7 @@ export class FakeService {
    * ```
    */
   get notifications(): FakeNotification[] {
+    advance(this.#state)
     return structuredClone(this.#state.notifications)
   }
 
@@ -226,6 +244,7 @@ export class FakeService {
    * ```
    */
   messages(subscriberId: string): FakeMessage[] {
+    advance(this.#state)
     return structuredClone(this.#state.messages.filter((m) => m.subscriberId === subscriberId))
   }
 

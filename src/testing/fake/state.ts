@@ -8,6 +8,7 @@ import type {
   FakeSchedule,
   FakeStepType,
   FakeSubscriber,
+  FakeTenant,
   FakeTopic,
   FakeWorkflow,
 } from './types.js'
@@ -85,16 +86,26 @@ export class FakeState {
   readonly notifications: FakeNotification[] = []
   readonly messages: FakeMessage[] = []
   readonly preferences = new Map<string, StoredPreferences>()
+  /** Keyed by identifier. */
+  readonly tenants = new Map<string, FakeTenant>()
+  /** How long each delay or digest job waits, in milliseconds, keyed by job `_id`. */
+  readonly waits = new Map<string, number>()
+  /** When each `delayed` job is due, in clock milliseconds, keyed by job `_id`. */
+  readonly due = new Map<string, number>()
   /** transactionIds already used: the server ignores a trigger that repeats one. */
   readonly transactions = new Set<string>()
 
-  constructor() {
+  /** The fake's clock, in milliseconds since the epoch. */
+  readonly now: () => number
+
+  constructor(now: () => number = Date.now) {
+    this.now = now
     this.organizationId = this.ids.next()
     this.environmentId = this.ids.next()
   }
 
   addWorkflow(input: FakeWorkflow): StoredWorkflow {
-    const now = new Date().toISOString()
+    const now = this.isoNow()
     const previous = this.workflows.get(input.identifier)
     const workflow: StoredWorkflow = {
       _id: previous?._id ?? this.ids.next(),
@@ -136,7 +147,7 @@ export class FakeState {
 
   /** Creates the subscriber, or updates the fields given, as a trigger with a subscriber object does. */
   upsertSubscriber(input: FakeSubscriber): StoredSubscriber {
-    const now = new Date().toISOString()
+    const now = this.isoNow()
     const existing = this.subscribers.get(input.subscriberId)
     const subscriber: StoredSubscriber = existing ?? {
       _id: this.ids.next(),
@@ -153,6 +164,14 @@ export class FakeState {
     if (existing && changed) subscriber.updatedAt = now
     this.subscribers.set(subscriber.subscriberId, subscriber)
     return subscriber
+  }
+
+  isoNow(): string {
+    return new Date(this.now()).toISOString()
+  }
+
+  addTenant(input: FakeTenant): void {
+    this.tenants.set(input.identifier, structuredClone(input))
   }
 
   addTopic(input: FakeTopic): StoredTopic {

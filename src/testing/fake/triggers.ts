@@ -1,14 +1,6 @@
-import { HttpError } from './http.js'
-import {
-  channelsOf,
-  type FakeState,
-  isChannel,
-  type StoredStep,
-  type StoredSubscriber,
-  type StoredTopic,
-  type StoredWorkflow,
-} from './state.js'
-import type { FakeExecutionDetail, FakeJob, FakeNotification } from './types.js'
+import { cancel as cancelTransaction, deliver } from './engine.js'
+import { HttpError, isRecord } from './http.js'
+import type { FakeState, StoredSubscriber, StoredTopic, StoredWorkflow } from './state.js'
 import type { BroadcastInput, RecipientInput, TriggerInput } from './validation.js'
 
 /**
@@ -29,14 +21,6 @@ interface Target {
   topic: StoredTopic | undefined
 }
 
-const DEFAULT_PROVIDER: Record<string, string> = {
-  in_app: 'novu',
-  email: 'sendgrid',
-  sms: 'twilio',
-  push: 'fcm',
-  chat: 'slack',
-}
-
 /** POST /v1/events/trigger. Throws the 422 and 400 the server answers with. */
 export function trigger(state: FakeState, input: TriggerInput): TriggerOutcome {
   return run(state, input, (actorId) => expandRecipients(state, input.to, actorId))
@@ -53,34 +37,35 @@ export function broadcast(state: FakeState, input: BroadcastInput): TriggerOutco
   )
 }
 
-/** POST /v1/events/trigger/bulk: each event on its own; a failing one fills its slot with an error result. */
-export function triggerBulk(state: FakeState, inputs: TriggerInput[]): TriggerOutcome[] {
+/**
+ * POST /v1/events/trigger/bulk: each event on its own, as the server runs them one after the other;
+ * an event that fails (unknown workflow, invalid fields) fills its slot with an error result and the
+ * others still run.
+ */
+export function triggerBulk(state: FakeState, inputs: (TriggerInput | HttpError)[]): TriggerOutcome[] {
   return inputs.map((input) => {
     try {
+      if (input instanceof HttpError) throw input
       return trigger(state, input)
     } catch (error) {
       if (!(error instanceof HttpError)) throw error
-      return { acknowledged: true, status: 'error', error: [error.message] }
+      return { acknowledged: true, status: 'error', error: errorMessages(error) }
     }
   })
 }
 
-/** DELETE /v1/events/trigger/:transactionId: `true` when a delayed or pending job was canceled. */
+/** The server's `message` of a failed event, as a list. */
+function errorMessages(error: HttpError): string[] {
+  const errors = error.extras.errors
+  if (!isRecord(errors)) return [error.message]
+  return Object.values(errors).flatMap((entry) =>
+    isRecord(entry) && Array.isArray(entry.messages) ? entry.messages.map(String) : [],
+  )
+}
+
+/** DELETE /v1/events/trigger/:transactionId: `true` when a delayed or merged job was canceled. */
 export function cancel(state: FakeState, transactionId: string): boolean {
-  const now = new Date().toISOString()
-  let canceled = false
-  for (const notification of state.notifications) {
-    if (notification.transactionId !== transactionId) continue
-    for (const job of notification.jobs) {
-      if (job.status !== 'delayed' && job.status !== 'pending') continue
-      job.status = 'canceled'
-      job.updatedAt = now
-      job.executionDetails.push(detail(state, now, 'Success', 'Step canceled', job.providerId))
-      notification.updatedAt = now
-      canceled = true
-    }
-  }
-  return canceled
+  return cancelTransaction(state, transactionId)
 }
 
 function run(
@@ -90,6 +75,11 @@ function run(
 ): TriggerOutcome {
   const workflow = state.workflows.get(input.name)
   if (!workflow) throw new HttpError(422, 'workflow_not_found')
+  // The server looks a tenant up by identifier, whether given as a string or an object, and never
+  // creates one from a trigger.
+  if (input.tenant !== undefined && (input.tenant === null || !state.tenants.has(input.tenant))) {
+    return { acknowledged: true, status: 'no_tenant_found' }
+  }
   checkPayload(workflow, input.payload)
   const transactionId = input.transactionId ?? globalThis.crypto.randomUUID()
   // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
@@ -113,10 +103,22 @@ function run(
   }
   state.transactions.add(transactionId)
   const actor = input.actor ? resolve(state, input.actor) : undefined
+  const payload = withoutAttachmentFiles(input.payload)
   for (const target of targets(actor?.subscriberId)) {
-    state.notifications.push(createNotification(state, workflow, target, input.payload, transactionId))
+    deliver(state, { workflow, ...target, payload, overrides: input.overrides, transactionId })
   }
   return { acknowledged: true, status: 'processed', transactionId }
+}
+
+/** The server uploads each attachment's `file` to its storage and keeps the rest on the payload. */
+function withoutAttachmentFiles(payload: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(payload.attachments)) return payload
+  const attachments = payload.attachments.map((attachment: unknown) => {
+    if (!isRecord(attachment)) return attachment
+    const { file: _file, ...rest } = attachment
+    return rest
+  })
+  return { ...payload, attachments }
 }
 
 function checkPayload(workflow: StoredWorkflow, payload: Record<string, unknown>): void {
@@ -132,7 +134,11 @@ function checkPayload(workflow: StoredWorkflow, payload: Record<string, unknown>
     if (!hasJsonType(value, type)) errors.push({ field: key, message: `must be ${type}`, value })
   }
   if (errors.length > 0) {
-    throw new HttpError(400, 'Payload validation failed', { type: 'PAYLOAD_VALIDATION_ERROR', errors })
+    const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ')
+    throw new HttpError(400, `Payload validation failed: ${summary}`, {
+      type: 'PAYLOAD_VALIDATION_ERROR',
+      errors,
+    })
   }
 }
 
@@ -195,168 +201,4 @@ function expandRecipients(state: FakeState, to: RecipientInput[], actorId: strin
     }
   }
   return [...targets.values()]
-}
-
-function detail(
-  state: FakeState,
-  at: string,
-  status: FakeExecutionDetail['status'],
-  text: string,
-  providerId: string,
-): FakeExecutionDetail {
-  return {
-    _id: state.ids.next(),
-    createdAt: at,
-    status,
-    detail: text,
-    isRetry: false,
-    isTest: false,
-    providerId,
-    raw: '',
-    source: 'Internal',
-  }
-}
-
-function channelEnabled(
-  state: FakeState,
-  workflow: StoredWorkflow,
-  subscriberId: string,
-  step: StoredStep,
-): boolean {
-  if (workflow.critical || !isChannel(step.type)) return true
-  const prefs = state.preferences.get(subscriberId)
-  if (!prefs) return true
-  return prefs.workflows.get(workflow._id)?.[step.type] ?? prefs.channels[step.type] ?? true
-}
-
-/**
- * Jobs run in step order until the first digest or delay, which waits (`delayed`) and holds back every
- * later step (`pending`); the fake's clock never releases them, only `cancel` ends them. A channel the
- * subscriber switched off is `skipped` unless the workflow is critical.
- */
-function createNotification(
-  state: FakeState,
-  workflow: StoredWorkflow,
-  target: Target,
-  payload: Record<string, unknown>,
-  transactionId: string,
-): FakeNotification {
-  const now = new Date().toISOString()
-  const notificationId = state.ids.next()
-  const { subscriber } = target
-  let waiting = false
-  const jobs = workflow.steps.map((step): FakeJob => {
-    const providerId = step.providerId ?? DEFAULT_PROVIDER[step.type] ?? 'novu'
-    const job: FakeJob = {
-      _id: state.ids.next(),
-      type: step.type,
-      status: 'pending',
-      step: {
-        _id: step._id,
-        stepId: step.stepId,
-        name: step.name,
-        active: true,
-        _templateId: workflow._id,
-        filters: [],
-        template: {},
-        variants: [],
-        metadata: step.amount === undefined ? {} : { amount: step.amount, unit: step.unit ?? 'seconds' },
-      },
-      executionDetails: [],
-      overrides: { workflowId: workflow.identifier, stepId: step.stepId },
-      payload: structuredClone(payload),
-      providerId,
-      updatedAt: now,
-      scheduleExtensionsCount: 0,
-    }
-    if (step.type === 'digest') {
-      job.digest = {
-        ...(step.digestKey === undefined ? {} : { digestKey: step.digestKey }),
-        amount: step.amount ?? 5,
-        unit: step.unit ?? 'seconds',
-        type: 'regular',
-        events: [structuredClone(payload)],
-        backoff: false,
-      }
-    }
-    if (waiting) return job
-    if (step.type === 'digest' || step.type === 'delay') {
-      waiting = true
-      job.status = 'delayed'
-      job.executionDetails.push(detail(state, now, 'Pending', `Step ${step.type} started`, providerId))
-    } else if (channelEnabled(state, workflow, subscriber.subscriberId, step)) {
-      job.status = 'completed'
-      job.executionDetails.push(detail(state, now, 'Success', 'Message sent', providerId))
-      if (step.type === 'in_app') {
-        state.messages.push({
-          _id: state.ids.next(),
-          _notificationId: notificationId,
-          subscriberId: subscriber.subscriberId,
-          transactionId,
-          workflowIdentifier: workflow.identifier,
-          stepId: step.stepId,
-          feedIdentifier: step.feedIdentifier ?? null,
-          read: false,
-          seen: false,
-          payload: structuredClone(payload),
-          createdAt: now,
-          updatedAt: now,
-        })
-      }
-    } else {
-      job.status = 'skipped'
-      job.executionDetails.push(
-        detail(state, now, 'Success', 'Step skipped by subscriber preferences', providerId),
-      )
-    }
-    return job
-  })
-  return {
-    _id: notificationId,
-    _environmentId: state.environmentId,
-    _organizationId: state.organizationId,
-    _subscriberId: subscriber._id,
-    transactionId,
-    _templateId: workflow._id,
-    createdAt: now,
-    updatedAt: now,
-    channels: channelsOf(workflow),
-    subscriber: {
-      _id: subscriber._id,
-      subscriberId: subscriber.subscriberId,
-      ...stringFields(subscriber),
-    },
-    template: {
-      _id: workflow._id,
-      name: workflow.name,
-      origin: 'external',
-      triggers: [
-        {
-          type: 'event',
-          identifier: workflow.identifier,
-          variables: Object.keys(workflow.payloadSchema?.properties ?? {}).map((name) => ({ name })),
-          subscriberVariables: [],
-        },
-      ],
-    },
-    jobs,
-    payload: structuredClone(payload),
-    tags: [...workflow.tags],
-    controls: {},
-    to: target.to,
-    topics: target.topic ? [{ _topicId: target.topic._id, topicKey: target.topic.topicKey }] : [],
-    severity: workflow.severity,
-    critical: workflow.critical,
-  }
-}
-
-function stringFields(
-  subscriber: StoredSubscriber,
-): Partial<Record<'firstName' | 'lastName' | 'email' | 'phone', string>> {
-  const result: Partial<Record<'firstName' | 'lastName' | 'email' | 'phone', string>> = {}
-  for (const key of ['firstName', 'lastName', 'email', 'phone'] as const) {
-    const value = subscriber[key]
-    if (typeof value === 'string') result[key] = value
-  }
-  return result
 }

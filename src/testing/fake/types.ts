@@ -27,11 +27,14 @@ export interface FakeWorkflowStep {
   feedIdentifier?: string
   /** Shown on the job; defaults to a plausible provider for the channel. */
   providerId?: string
-  /** For `digest` and `delay` steps. */
+  /** For `digest` and `delay` steps: how long they wait; 5 by default. */
   amount?: number
   /** For `digest` and `delay` steps; defaults to `seconds`. */
   unit?: string
-  /** For `digest` steps. */
+  /**
+   * For `digest` steps: a dotted path into the payload (`post.id`); triggers digest together only
+   * with those holding the same value there.
+   */
   digestKey?: string
 }
 
@@ -106,6 +109,17 @@ export interface FakeTopic {
 }
 
 /**
+ * A tenant to seed. A trigger naming a tenant (by identifier, or as `{ identifier, ... }`) that was
+ * not seeded is acknowledged with status `no_tenant_found` and sends nothing, as on the server, which
+ * never creates a tenant from a trigger.
+ */
+export interface FakeTenant {
+  identifier: string
+  name?: string
+  data?: Record<string, unknown>
+}
+
+/**
  * The server's `trigger` token bucket: it holds `burst` units (default `perSecond`) and refills at
  * `perSecond`. A trigger costs 1 unit, a bulk or broadcast request 100; other operations are not
  * counted. Every counted answer carries `RateLimit-Limit` (the burst), `RateLimit-Remaining`,
@@ -162,6 +176,19 @@ export interface FakeServiceOptions {
    * @example `createFakeService({ topics: [{ topicKey: 'beta-users', subscribers: ['u1', 'u2'] }] })`
    */
   topics?: FakeTopic[]
+  /**
+   * Tenants that exist from the start; a trigger naming any other is answered `no_tenant_found`.
+   * @example `createFakeService({ tenants: [{ identifier: 'acme', name: 'Acme Inc.' }] })`
+   */
+  tenants?: FakeTenant[]
+  /**
+   * The fake's clock, in milliseconds since the epoch; `Date.now` by default. It decides whether a
+   * step falls inside the subscriber's schedule, and when a delay or digest is due: a waiting step
+   * runs, with the steps after it, on the first request (or read of `fake.notifications`) at or
+   * after its time.
+   * @example `let time = Date.UTC(2026, 0, 5, 9); createFakeService({ now: () => time })`
+   */
+  now?: () => number
   /**
    * The `trigger` token bucket; off by default. `{ limit, windowMs }`, the earlier fixed window, is
    * still accepted.
@@ -310,6 +337,8 @@ export interface FakeJob {
   providerId: string
   updatedAt: string
   scheduleExtensionsCount: number
+  /** On a job `merged` into another trigger's pending digest: that digest job's `_id`. */
+  _mergedDigestId?: string
 }
 
 /** A notification: the record of one trigger for one subscriber, with its jobs. */

@@ -1,4 +1,4 @@
-import { type FieldErrors, isRecord, validationError } from './http.js'
+import { type FieldErrors, HttpError, isRecord, validationError } from './http.js'
 import type { FakeChannel, FakeChannelPreferences, FakeSchedule, FakeSubscriber } from './types.js'
 
 /**
@@ -38,6 +38,8 @@ export interface TriggerInput {
   overrides: Record<string, unknown>
   transactionId: string | undefined
   actor: RecipientInput | undefined
+  /** The tenant's identifier, from a string or `{ identifier }`; `null` for an object without one. */
+  tenant: string | null | undefined
 }
 
 export interface BroadcastInput extends Omit<TriggerInput, 'to'> {}
@@ -170,9 +172,11 @@ function actor(value: unknown, field: string, c: Collector): RecipientInput | un
   return subscriber ? { kind: 'subscriber', subscriber, given: value } : undefined
 }
 
-function tenant(value: unknown, field: string, c: Collector): void {
-  if (value === undefined || typeof value === 'string' || isRecord(value)) return
+function tenant(value: unknown, field: string, c: Collector): string | null | undefined {
+  if (value === undefined || typeof value === 'string') return value
+  if (isRecord(value)) return typeof value.identifier === 'string' ? value.identifier : null
   c.add(field, `${field} must be a string or an object`, value)
+  return undefined
 }
 
 /** `context`: each context type maps to an id, or to `{ id, data? }`. */
@@ -205,10 +209,11 @@ function commonEventFields(body: Record<string, unknown>, prefix: string, c: Col
   let transactionId: string | undefined
   if (body.transactionId !== undefined)
     transactionId = nonEmptyString(body.transactionId, `${prefix}transactionId`, c)
-  tenant(body.tenant, `${prefix}tenant`, c)
+  const tenantId = tenant(body.tenant, `${prefix}tenant`, c)
   context(body.context, `${prefix}context`, c)
   return {
     name,
+    tenant: tenantId,
     payload: optionalObject(body.payload, `${prefix}payload`, c),
     overrides,
     transactionId,
@@ -219,7 +224,15 @@ function commonEventFields(body: Record<string, unknown>, prefix: string, c: Col
 function triggerFields(body: unknown, prefix: string, c: Collector): TriggerInput {
   if (!isRecord(body)) {
     c.add(prefix ? prefix.slice(0, -1) : 'body', 'event must be a JSON object', body)
-    return { name: '', to: [], payload: {}, overrides: {}, transactionId: undefined, actor: undefined }
+    return {
+      name: '',
+      to: [],
+      payload: {},
+      overrides: {},
+      transactionId: undefined,
+      actor: undefined,
+      tenant: undefined,
+    }
   }
   const common = commonEventFields(body, prefix, c)
   bridgeUrl(body.bridgeUrl, `${prefix}bridgeUrl`, c)
@@ -233,7 +246,13 @@ export function parseTrigger(body: unknown): TriggerInput {
   return input
 }
 
-export function parseBulk(body: unknown): TriggerInput[] {
+/**
+ * The bulk body: the list itself is checked (1 to 100 events, else 422), each event on its own, as
+ * the server, which runs each event through the trigger's use case: an event without a workflow
+ * name is `workflow_not_found`, one with invalid fields the validation messages. A failed event is
+ * returned as its error, for its slot in the answer.
+ */
+export function parseBulk(body: unknown): (TriggerInput | HttpError)[] {
   const c = new Collector()
   const events = bodyObject(body, c).events
   if (!Array.isArray(events)) {
@@ -245,9 +264,14 @@ export function parseBulk(body: unknown): TriggerInput[] {
   if (events.length > MAX_BULK_EVENTS)
     c.add('events', `events must contain no more than ${MAX_BULK_EVENTS} elements`)
   c.throwIfFailed()
-  const inputs = events.map((event, i) => triggerFields(event, `events.${i}.`, c))
-  c.throwIfFailed()
-  return inputs
+  return events.map((event) => {
+    if (isRecord(event) && (typeof event.name !== 'string' || event.name === '')) {
+      return new HttpError(422, 'workflow_not_found')
+    }
+    const own = new Collector()
+    const input = triggerFields(event, '', own)
+    return own.failed ? validationError(own.errors) : input
+  })
 }
 
 export function parseBroadcast(body: unknown): BroadcastInput {

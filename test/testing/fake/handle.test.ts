@@ -26,7 +26,7 @@ describe('fake.handle: envelope, statuses and errors', () => {
       statusCode: 404,
       timestamp: expect.any(String),
       path: '/v1/notifications/nope',
-      message: expect.stringContaining('nope'),
+      message: 'Notification not found',
       error: 'Not Found',
     })
   })
@@ -126,7 +126,10 @@ describe('fake.handle: triggers', () => {
       ['in_app', 'completed'],
       ['email', 'completed'],
     ])
-    expect(dave?.jobs[0]?.executionDetails[0]).toMatchObject({ status: 'Success' })
+    expect(dave?.jobs[0]?.executionDetails.at(-1)).toMatchObject({
+      status: 'Success',
+      detail: 'Message sent',
+    })
     expect(fake.messages('erin')).toHaveLength(1)
     expect(fake.preferences('erin')).toBeDefined()
   })
@@ -378,13 +381,13 @@ describe('fake.handle: preferences', () => {
     expect(fake.preferences('alice')).toEqual(prefs)
   })
 
-  it('skips a channel the subscriber switched off, unless the workflow is critical', async () => {
+  it('cancels the step of a channel the subscriber switched off, unless the workflow is critical', async () => {
     const fake = seededFake()
     await call(fake, 'PATCH', path, { channels: { email: false } })
     await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
     await call(fake, 'POST', '/v1/events/trigger', { name: 'security', to: 'alice' })
     expect(fake.notifications.map((n) => n.jobs.map((j) => j.status))).toEqual([
-      ['completed', 'skipped'],
+      ['completed', 'canceled'],
       ['completed'],
     ])
   })

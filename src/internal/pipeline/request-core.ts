@@ -295,6 +295,8 @@ export class RequestCore {
         },
       )
       sender.retrying?.(decision.reason, decision.delayMs)
+      // Closed while this attempt was on the wire: no retry, and no wait for one.
+      if (config.connection.closed) throw new ClientClosedError()
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
   }

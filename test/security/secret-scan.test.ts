@@ -337,6 +337,23 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(texts.filter((text) => text.includes(key) || text.includes(escaped))).toEqual([])
     })
 
+    it('a key of exactly 16 characters, the shortest real key, echoed in a body and a header: scrubbed', async () => {
+      const key = 'nk_16_chars_key!'
+      expect(key).toHaveLength(16)
+      const echo = inMemory((request) => {
+        const authorization = request.headers.get('authorization') ?? ''
+        const body = { message: `API Key ${key} not found`, key, [key]: authorization }
+        return Response.json(body, { status: 401, headers: { 'x-echo': key, location: `/keys/${key}` } })
+      }, transport)
+      const client = new NotificationClient({ apiKey: key, baseUrl: 'https://api.test', ...echo })
+      const outcome = await settle(client.events.cancel('t1'))
+      const error = outcome.ok ? undefined : (outcome.error as ApiError)
+      expect(error?.message).toContain('API Key [redacted] not found')
+      expect(error?.headers['x-echo']).toBe('[redacted]')
+      expect(error?.headers.location).toBe('/keys/[redacted]')
+      expect(renderings(error).filter((text) => text.includes(key))).toEqual([])
+    })
+
     it('a test key shorter than 16 characters is not looked for in responses', async () => {
       const notification = {
         _id: 'test-1',

@@ -272,7 +272,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(succeeded.data.transactionId).toBe('ApiKey [redacted]')
       const failed = await settle(client.events.cancel('fail'))
       const error = failed.ok ? undefined : (failed.error as ApiError)
-      expect(error?.message).toBe('401 invalid key ApiKey [redacted]')
+      expect(error?.message).toMatch(/^401 invalid key ApiKey \[redacted\]; check the API key/)
       expect(error?.headers['x-echo']).toBe('ApiKey [redacted]')
       // The key as a path segment: the GET line and its drift warning carry it.
       await client.notifications.get(CANARY_KEY)

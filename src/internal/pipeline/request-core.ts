@@ -192,7 +192,11 @@ export class RequestCore {
     let body: string | undefined
     if (operation.body) {
       const failure = failureOf(operation.body, input.body)
-      if (failure) throw new RequestValidationError(issuesOf(failure), `Invalid ${operation.name} request`)
+      if (failure)
+        throw new RequestValidationError(
+          issuesOf(failure, [], operation.body),
+          `Invalid ${operation.name} request`,
+        )
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
       body = toJson(

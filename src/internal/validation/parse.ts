@@ -1,5 +1,6 @@
 import { en } from 'zod/locales'
 import { config, type core } from 'zod/mini'
+import { didYouMean } from '../text/did-you-mean.js'
 import type { Issue } from '../text/messages.js'
 
 // zod as the SDK calls it: a parse whose refusal reads in English, and zod's issues as the SDK's
@@ -51,12 +52,22 @@ export function failureOf(schema: Parsable, value: unknown): core.$ZodError | un
 /**
  * zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. A value
  * that matched no member of a union is explained by the member it came closest to (see `explain`).
+ * Given the `schema` that refused the value, a key it does not know names the key probably meant.
  */
-export function issuesOf(error: core.$ZodError, prefix: readonly (string | number)[] = []): Issue[] {
-  return error.issues.flatMap((issue) => explain(issue, prefix))
+export function issuesOf(
+  error: core.$ZodError,
+  prefix: readonly (string | number)[] = [],
+  schema?: object,
+): Issue[] {
+  const issues = error.issues.flatMap((issue) => explain(issue, []))
+  return issues.map(({ path, message, keys }) => ({
+    path: [...prefix, ...path],
+    message: schema && keys ? message + suggestions(keys, knownKeys(schema, path)) : message,
+  }))
 }
 
 type ZodIssue = core.$ZodIssue
+type Explained = Issue & { keys?: readonly string[] }
 
 /**
  * zod reports a value that no member of a union accepts as one `Invalid input`, with each member's
@@ -65,7 +76,7 @@ type ZodIssue = core.$ZodIssue
  * those of the member with the fewest issues when several have its shape. A value of no member's
  * shape keeps the union's own message, which lists the shapes accepted.
  */
-function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Issue[] {
+function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Explained[] {
   const path = [...prefix, ...issue.path.filter((key): key is string | number => typeof key !== 'symbol')]
   if (issue.code === 'invalid_union') {
     let closest: ZodIssue[] | undefined
@@ -75,7 +86,54 @@ function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Issue[]
     }
     if (closest) return closest.flatMap((memberIssue) => explain(memberIssue, path))
   }
+  if (issue.code === 'unrecognized_keys') return [{ path, message: issue.message, keys: issue.keys }]
   return [{ path, message: issue.message }]
+}
+
+/** `; did you mean `payload`?` for one unknown key; `; did you mean `payload` for "payloadd", …?` for several. */
+function suggestions(keys: readonly string[], known: readonly string[]): string {
+  if (keys.length === 1) return didYouMean(keys[0] as string, known)
+  const meant = keys
+    .map((key) => ({ key, hint: didYouMean(key, known) }))
+    .filter(({ hint }) => hint !== '')
+    .map(({ key, hint }) => `${hint.slice('; did you mean '.length, -1)} for ${JSON.stringify(key)}`)
+  return meant.length ? `; did you mean ${meant.join(', ')}?` : ''
+}
+
+/** What the SDK reads of a zod schema to find its keys: the definition zod gives every schema. */
+interface SchemaDefinition {
+  type: string
+  shape?: Record<string, object>
+  innerType?: object
+  options?: readonly object[]
+  element?: object
+  valueType?: object
+  in?: object
+  left?: object
+  right?: object
+}
+
+function definitionOf(schema: object): SchemaDefinition | undefined {
+  return (schema as { _zod?: { def?: SchemaDefinition } })._zod?.def
+}
+
+/**
+ * The keys the object schemas at `path` under `schema` know, through optional and nullable wrappers,
+ * unions (every member's keys), arrays, records and intersections.
+ */
+function knownKeys(schema: object, path: readonly (string | number)[], depth = 0): string[] {
+  const def = definitionOf(schema)
+  if (!def || depth > 32) return []
+  const [step, ...rest] = path
+  const inner = def.innerType ?? def.in
+  if (inner) return knownKeys(inner, path, depth + 1)
+  if (def.options) return def.options.flatMap((option) => knownKeys(option, path, depth + 1))
+  if (def.left && def.right)
+    return [...knownKeys(def.left, path, depth + 1), ...knownKeys(def.right, path, depth + 1)]
+  if (step === undefined) return def.type === 'object' && def.shape ? Object.keys(def.shape) : []
+  const next =
+    def.type === 'object' ? def.shape?.[String(step)] : def.type === 'array' ? def.element : def.valueType
+  return next ? knownKeys(next, rest, depth + 1) : []
 }
 
 /** The value is not of the member's kind at all (not a string, not an array…). */

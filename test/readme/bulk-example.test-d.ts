@@ -10,6 +10,7 @@ const client = new NotificationClient({
   workflows: { 'weekly-digest': z.object({ week: z.string() }) }, // optional: see Typed workflows
 })
 
+const users = [{ id: 'user-1' }, { id: 'user-2' }] // your subscribers
 // A list built before the call names its type: TypeScript would widen each `name` to `string`.
 const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
   name: 'weekly-digest',
@@ -34,10 +35,8 @@ try {
   )
   // Later: the same call with the same key sends again only what did not finish.
 }
-// ⟩ README
 
-// What the blocks above take from the rest of the app.
-declare const users: { id: string; email: string }[]
+// ⟩ README
 
 import { expectTypeOf, test } from 'vitest'
 

@@ -1,5 +1,6 @@
 // The README's "Bulk at any size" examples, compiled with a typed client. Each part between two
 // `// ⟩ README` lines is one `ts` block of README.md, character for character (bulk-example.test.ts).
+
 // ⟩ README
 import { BulkTriggerError, NotificationClient, type TriggerEventOf } from 'notifykit'
 import { z } from 'zod'
@@ -35,15 +36,17 @@ try {
   )
   // Later: the same call with the same key sends again only what did not finish.
 }
-
 // ⟩ README
+
+// What the README's blocks promise of the types.
+type DigestEvent = TriggerEventOf<typeof client, 'weekly-digest'>
 
 import { expectTypeOf, test } from 'vitest'
 
 test('the client of the README example is typed, so its events are checked', () => {
   expectTypeOf(client).toEqualTypeOf<NotificationClient<{ 'weekly-digest': { week: string } }>>()
   // @ts-expect-error a misspelt payload field in a list like the README's
-  const typo: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
+  const typo: DigestEvent[] = users.map((user) => ({
     name: 'weekly-digest',
     to: user.id,
     payload: { wek: '2026-W47' },

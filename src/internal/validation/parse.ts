@@ -100,40 +100,20 @@ function suggestions(keys: readonly string[], known: readonly string[]): string 
   return meant.length ? `; did you mean ${meant.join(', ')}?` : ''
 }
 
-/** What the SDK reads of a zod schema to find its keys: the definition zod gives every schema. */
-interface SchemaDefinition {
-  type: string
-  shape?: Record<string, object>
-  innerType?: object
-  options?: readonly object[]
-  element?: object
-  valueType?: object
-  in?: object
-  left?: object
-  right?: object
-}
-
-function definitionOf(schema: object): SchemaDefinition | undefined {
-  return (schema as { _zod?: { def?: SchemaDefinition } })._zod?.def
-}
-
 /**
- * The keys the object schemas at `path` under `schema` know, through optional and nullable wrappers,
- * unions (every member's keys), arrays, records and intersections.
+ * The keys of the object schema at `path` under `schema`, read through `.shape`, zod's documented
+ * way to an object's fields, as far as it reaches: a field whose schema is a union or an optional
+ * object has no shape to give, and then no key is suggested.
  */
-function knownKeys(schema: object, path: readonly (string | number)[], depth = 0): string[] {
-  const def = definitionOf(schema)
-  if (!def || depth > 32) return []
-  const [step, ...rest] = path
-  const inner = def.innerType ?? def.in
-  if (inner) return knownKeys(inner, path, depth + 1)
-  if (def.options) return def.options.flatMap((option) => knownKeys(option, path, depth + 1))
-  if (def.left && def.right)
-    return [...knownKeys(def.left, path, depth + 1), ...knownKeys(def.right, path, depth + 1)]
-  if (step === undefined) return def.type === 'object' && def.shape ? Object.keys(def.shape) : []
-  const next =
-    def.type === 'object' ? def.shape?.[String(step)] : def.type === 'array' ? def.element : def.valueType
-  return next ? knownKeys(next, rest, depth + 1) : []
+function knownKeys(schema: object, path: readonly (string | number)[]): string[] {
+  let current: unknown = schema
+  for (const step of path) current = shapeOf(current)?.[step]
+  return Object.keys(shapeOf(current) ?? {})
+}
+
+function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+  const shape = (schema as { shape?: unknown } | undefined)?.shape
+  return typeof shape === 'object' && shape !== null ? (shape as Record<string, unknown>) : undefined
 }
 
 /** The value is not of the member's kind at all (not a string, not an array…). */

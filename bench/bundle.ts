@@ -20,7 +20,8 @@ export interface BundleResult {
   deltaUndiciAloneGzippedBytes: number
 }
 
-function notifyKitHandler(packagePath: string): string {
+/** The handler the bundle rows measure; scripts/recipes/bundles runs it bundled as docs/runtimes.md says. */
+export function notifyKitHandler(packagePath: string): string {
   return `import { NotificationClient } from ${JSON.stringify(packagePath)}
 const client = new NotificationClient()
 export async function handler(event) {

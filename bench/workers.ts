@@ -14,6 +14,27 @@ export default {
   },
 }`
 
+/** The same Worker with its workflow's payload typed by a schema, as the README's typed workflows do. */
+function workflowWorker(zodImport: string): string {
+  return `${zodImport}
+import { NotificationClient } from 'notifykit'
+const workflows = { 'order-shipped': z.object({ orderId: z.string() }) }
+export default {
+  async fetch(request, env) {
+    const client = new NotificationClient({ apiKey: env.NOTIFYKIT_API_KEY, baseUrl: env.NOTIFYKIT_BASE_URL, workflows })
+    const result = await client.events.trigger({ name: 'order-shipped', to: 'user-1', payload: { orderId: 'o-42' } })
+    return Response.json(result)
+  },
+}`
+}
+
+/** How an application imports the zod it types its workflows with: each weighs differently in a bundle. */
+const SCHEMA_WORKERS = {
+  'zod/mini': workflowWorker("import * as z from 'zod/mini'"),
+  "classic zod, `import * as z from 'zod'`": workflowWorker("import * as z from 'zod'"),
+  "classic zod, `import { z } from 'zod'`": workflowWorker("import { z } from 'zod'"),
+}
+
 const OFFICIAL_SDK_WORKER = `import { Novu } from '@novu/api'
 export default {
   async fetch(request, env) {
@@ -40,6 +61,8 @@ export interface WorkerStart {
 
 export interface WorkersResult {
   bundleGzippedBytes: { notifykit: number; officialSdk: number }
+  /** notifykit's Worker with a workflow schema, by how its zod is imported. */
+  schemaBundleGzippedBytes: Record<string, number>
   starts: Record<WorkerName, WorkerStart>
   rounds: number
   /** notifykit's median extra start over the official SDK's. */
@@ -53,8 +76,12 @@ const SOURCES: Record<WorkerName, string> = {
 }
 
 function bundle(name: WorkerName, resolveDir: string, minify: boolean): Promise<string> {
+  return bundleSource(SOURCES[name], resolveDir, minify)
+}
+
+function bundleSource(source: string, resolveDir: string, minify: boolean): Promise<string> {
   return bundleWorker({
-    entry: { source: SOURCES[name], resolveDir },
+    entry: { source, resolveDir },
     conditions: WORKERD_CONDITIONS,
     format: 'esm',
     minify,
@@ -74,8 +101,9 @@ async function startMs(script: string): Promise<number> {
 
 /** `resolveDir` resolves `notifykit` (through its `exports`, so dist/ must be built) and `@novu/api`. */
 export async function measureWorkers(resolveDir: string, rounds: number): Promise<WorkersResult> {
-  const gzipped = async (name: WorkerName) =>
-    gzipSync(await bundle(name, resolveDir, true), { level: 9 }).length
+  const gzippedSource = async (source: string) =>
+    gzipSync(await bundleSource(source, resolveDir, true), { level: 9 }).length
+  const gzipped = (name: WorkerName) => gzippedSource(SOURCES[name])
   // Started as wrangler deploys by default: not minified.
   const scripts: Record<WorkerName, string> = {
     notifykit: await bundle('notifykit', resolveDir, false),
@@ -108,6 +136,13 @@ export async function measureWorkers(resolveDir: string, rounds: number): Promis
   }
   return {
     bundleGzippedBytes: { notifykit: await gzipped('notifykit'), officialSdk: await gzipped('officialSdk') },
+    schemaBundleGzippedBytes: Object.fromEntries(
+      await Promise.all(
+        Object.entries(SCHEMA_WORKERS).map(
+          async ([how, source]) => [how, await gzippedSource(source)] as const,
+        ),
+      ),
+    ),
     starts,
     rounds,
     extraRatio: round((starts.notifykit.extraMs?.median ?? 0) / (starts.officialSdk.extraMs?.median ?? 1), 3),
@@ -141,5 +176,11 @@ export function workersTable(result: WorkersResult): string {
     `| ${SIZE_FIGURE} | ${kb(officialSdk)} | ${kb(notifykit)} | ${(notifykit / officialSdk).toFixed(3)}× | ≤ 40 KB | ${verdict(SIZE_FIGURE)} |`,
     `| workerd start ms, median (all rounds) | ${result.starts.officialSdk.medianMs} | ${result.starts.notifykit.medianMs} | — | — | |`,
     `| ${START_FIGURE} | ${extra(result.starts.officialSdk)} | ${extra(result.starts.notifykit)} | ${result.extraRatio.toFixed(3)}× | ≤ 0.2× | ${verdict(START_FIGURE)} |`,
+    '',
+    'The notifykit Worker with its workflow payload typed by a zod schema (`workflows: { ... }`), by how the app imports zod:',
+    '',
+    '| zod import | Worker bundle KB, minified + gzip -9 |',
+    '|---|---:|',
+    ...Object.entries(result.schemaBundleGzippedBytes).map(([how, bytes]) => `| ${how} | ${kb(bytes)} |`),
   ].join('\n')
 }

@@ -10,9 +10,12 @@
 // Also holds the README to its length: at most README_MAX_LINES lines, as `wc -l` counts them. The
 // README is the ten-minute path; what does not fit goes to a guide in docs/.
 //
-// Blocks are fragments: they use `client`, `event`, `events` and the like without declaring them. Those
-// are declared once, below, the way an application around the fragment would have them. A block that
-// declares one itself (`const client = ...`) shadows it, since every block is a module of its own.
+// Every block stands alone, as a user copies it: it imports and declares every name it uses. No name is
+// declared around the blocks (only the shapes of pino, winston and the OpenTelemetry Node SDK, which
+// are not our dependencies, as the modules those packages are), so a block that uses an undeclared
+// `client` fails here. The one exception is a block that says it is the next part of the example
+// before it, with `<!-- continues the ts block above -->` and a blank line just above it: it is
+// compiled as the end of that block's module.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,52 +34,8 @@ const work = join(repo, '.tmp/readme-blocks')
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
 
-const CONTEXT = `import type * as notifykit from 'notifykit'
-
-declare global {
-  // What the documents' fragments take from the application around them.
-  const client: notifykit.NotificationClient
-  const event: Parameters<notifykit.NotificationClient['events']['trigger']>[0]
-  const events: Parameters<notifykit.NotificationClient['events']['triggerBulk']>[0]
-  const users: { id: string }[]
-  const apiKey: string
-  const baseUrl: string
-  const queue: {
-    process(
-      name: string,
-      handler: (job: { data: { order: { id: string; customerId: string; trackingUrl: string } } }) => Promise<void>,
-    ): void
-    retryIn(delayMs: number): Promise<void>
-  }
-  function scheduleLater(delayMs: number | undefined): void
-  // Sending at scale: a database cursor, a store of checkpoints, a job queue of digest slices.
-  const db: { users: { find(query: object): { cursor(): AsyncIterable<{ id: string }> } } }
-  const checkpoints: {
-    load(key: string): Promise<number | undefined>
-    save(key: string, chunkIndex: number): Promise<void>
-  }
-  interface DigestSlice {
-    week: string
-    from: string
-    to: string
-  }
-  const digestQueue: {
-    add(name: string, data: DigestSlice, options: { jobId: string }): Promise<void>
-    process(name: string, handler: (job: { data: DigestSlice }) => Promise<void>): void
-  }
-  function idRanges(size: number): [string, string][]
-  function digestEvents(): AsyncIterable<notifykit.TriggerEventParams>
-  function digestEventsBetween(week: string, from: string, to: string): AsyncIterable<notifykit.TriggerEventParams>
-  // Fragments that use these without their import line.
-  const NotificationClient: typeof notifykit.NotificationClient
-  type NotificationClient<W extends object = notifykit.WorkflowPayloads> = notifykit.NotificationClient<W>
-  const BulkTriggerError: typeof notifykit.BulkTriggerError
-  const TriggerNotSentError: typeof notifykit.TriggerNotSentError
-}
-`
-
-// Nor is the OpenTelemetry SDK for Node (its 2.x test packages are): the Observability setup needs
-// only the shape of NodeSDK.
+// The OpenTelemetry SDK for Node is not a dependency (its 2.x test packages are): the Observability
+// setup needs only the shape of NodeSDK.
 const SDK_NODE = `declare module '@opentelemetry/sdk-node' {
   export class NodeSDK {
     constructor(configuration?: { serviceName?: string })
@@ -131,6 +90,7 @@ const documents = [
     .sort(),
 ]
 
+const CONTINUES = '<!-- continues the ts block above -->\n\n'
 const problems = []
 const blocks = []
 for (const document of documents) {
@@ -147,7 +107,14 @@ for (const document of documents) {
   for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
     const line = text.slice(0, match.index).split('\n').length + 1
     const name = `${document.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}-at-line-${line}.ts`
-    blocks.push({ document, line, source: match[1], file: join(work, name) })
+    const previous = blocks.at(-1)
+    if (text.slice(0, match.index).endsWith(CONTINUES) && previous?.document === document) {
+      // The previous block's module goes on: this block's lines come after its lines.
+      const offset = previous.offset + previous.source.split('\n').length - 1
+      blocks.push({ document, line, source: match[1], file: previous.file, offset })
+    } else {
+      blocks.push({ document, line, source: match[1], file: join(work, name), offset: 0 })
+    }
   }
 }
 if (!blocks.some((block) => block.document === 'README.md')) {
@@ -155,21 +122,17 @@ if (!blocks.some((block) => block.document === 'README.md')) {
   process.exit(1)
 }
 
-writeFileSync(join(work, 'context.d.ts'), CONTEXT)
 writeFileSync(join(work, 'loggers.d.ts'), LOGGERS)
 writeFileSync(join(work, 'sdk-node.d.ts'), SDK_NODE)
-for (const block of blocks) {
-  // `export {}` makes every block a module, so that its declarations shadow the context's.
-  writeFileSync(block.file, `${block.source}export {}\n`)
+const modules = new Map()
+for (const block of blocks) modules.set(block.file, (modules.get(block.file) ?? '') + block.source)
+for (const [file, source] of modules) {
+  // `export {}` makes every block a module of its own: nothing one declares is seen by another.
+  writeFileSync(file, `${source}export {}\n`)
 }
 
 const program = ts.createProgram({
-  rootNames: [
-    join(work, 'context.d.ts'),
-    join(work, 'loggers.d.ts'),
-    join(work, 'sdk-node.d.ts'),
-    ...blocks.map((block) => block.file),
-  ],
+  rootNames: [join(work, 'loggers.d.ts'), join(work, 'sdk-node.d.ts'), ...modules.keys()],
   options: {
     strict: true,
     ...(process.argv.includes('--exact-optional')
@@ -201,7 +164,7 @@ for (const block of blocks) {
   for (const diagnostic of diagnostics) {
     if (diagnostic.file?.fileName !== block.file || diagnostic.start === undefined) continue
     const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
-    failing.set(line, ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))
+    failing.set(line - block.offset, ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))
   }
   lines.forEach((text, index) => {
     if (text.trim() === '') return

@@ -14,6 +14,7 @@ import { platform } from './internal/platform/node.js'
 import { readEnv, runtimeName } from './internal/platform/runtime.js'
 import { LevelLogger } from './internal/text/level-logger.js'
 import { callGlobalFetch, fetchConnector, globalFetch } from './internal/transport/fetch.js'
+import { InFlight } from './internal/transport/in-flight.js'
 import type { Connector } from './internal/transport/types.js'
 import { checkClientOptionKeys, checkClientOptions } from './internal/validation/option-schemas.js'
 import type { InferInput } from './internal/validation/standard-schema.js'
@@ -47,6 +48,9 @@ export interface NotificationClientOptions<W extends object = WorkflowPayloads> 
 interface Connection {
   connector: Connector
   closed: boolean
+  /** The attempts on the wire, of this client and of those derived from it: `close()` waits for them. */
+  inFlight: InFlight
+  closing?: Promise<void>
 }
 
 /**
@@ -93,7 +97,11 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const parent = fromParent.get(options)
     const shared = parent?.connection
     this.#ownsConnection = !shared
-    this.#connection = shared ?? { connector: connect(options, settings), closed: false }
+    this.#connection = shared ?? {
+      connector: connect(options, settings),
+      closed: false,
+      inFlight: new InFlight(),
+    }
     const buckets: Map<string, BucketState> = parent?.buckets ?? new Map()
     this.#buckets = buckets
     // One pacer and one retry budget per bucket (the server keeps one per API key, and another origin
@@ -110,11 +118,13 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
       }
     }
     const core = new RequestCore({
-      transport: this.#connection.connector.transport({
-        origin: settings.origin,
-        maxResponseBytes: settings.maxResponseBytes,
-        apiKey: settings.apiKey,
-      }),
+      transport: this.#connection.inFlight.track(
+        this.#connection.connector.transport({
+          origin: settings.origin,
+          maxResponseBytes: settings.maxResponseBytes,
+          apiKey: settings.apiKey,
+        }),
+      ),
       connection: this.#connection,
       basePath: settings.basePath,
       authorization: `ApiKey ${settings.apiKey}`,
@@ -159,19 +169,30 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   }
 
   /**
-   * Closes the connection pool the client created (never a `dispatcher` or `fetch` you passed in).
-   * Calls in flight finish first; a call made after this fails with `ClientClosedError`, unretried.
+   * Stops sending and releases the connection pool the client created (never a `dispatcher` or
+   * `fetch` you passed in). It is a graceful close, the same over undici and over `fetch`: the
+   * promise resolves once every request already on the wire (of this client and of the clients
+   * `withOptions` derived from it) has its response or its error, and the calls they belong to
+   * resolve or reject with that outcome; none of them is aborted, and none is retried after the
+   * close: a call that would retry fails with `ClientClosedError` instead (one waiting between two
+   * attempts, when its wait ends). A call made after `close()` fails with `ClientClosedError`,
+   * nothing sent. To cut calls short instead, pass a `signal` to them and abort it. Closing a client made by
+   * `withOptions` closes nothing.
    *
    * @example
    * ```ts
    * try { await client.events.trigger(event) } finally { await client.close() }
    * ```
    */
-  async close(): Promise<void> {
-    // Closing twice (a `finally` after an explicit close) is not an error.
-    if (!this.#ownsConnection || this.#connection.closed) return
-    this.#connection.closed = true
-    await this.#connection.connector.close()
+  close(): Promise<void> {
+    if (!this.#ownsConnection) return Promise.resolve()
+    const connection = this.#connection
+    // Closing twice (a `finally` after an explicit close) is not an error, and waits the same.
+    if (!connection.closing) {
+      connection.closed = true
+      connection.closing = connection.inFlight.settled().then(() => connection.connector.close())
+    }
+    return connection.closing
   }
 
   /** Never shows the key or the settings: clients end up in logs through `console.log(obj)`. */

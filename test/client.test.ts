@@ -8,8 +8,8 @@ import {
   TimeoutError,
   VERSION,
 } from '../src/index.js'
-import { startServer, type TestServer } from './helpers/servers.js'
-import { TRANSPORTS } from './helpers/transport.js'
+import { sendJson, startServer, type TestServer } from './helpers/servers.js'
+import { clientFor, TRANSPORTS } from './helpers/transport.js'
 import {
   API_KEY,
   answeringClient,
@@ -312,5 +312,59 @@ describe.each(TRANSPORTS)('close() while a call is under way, over %s', (transpo
     expect(error).toBeInstanceOf(ClientClosedError)
     expect((error as NotifyKitError).attempts).toBe(0)
     expect(sent).toHaveLength(0)
+  })
+})
+
+describe.each(TRANSPORTS)('close() with a request on the wire, over %s (127.0.0.1)', (transport) => {
+  let server: TestServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  /** A server that holds each response until `answer` is called, and says when a request has arrived. */
+  async function heldServer(status: number, body: unknown, headers: Record<string, string> = {}) {
+    const answers: (() => void)[] = []
+    let arrived: () => void = () => undefined
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve
+    })
+    server = await startServer((_req, res) => {
+      answers.push(() => sendJson(res, status, body, headers))
+      arrived()
+    })
+    return { requestArrived, answer: () => answers.shift()?.() }
+  }
+
+  it('waits for it: the call resolves with its response first, then close() resolves', async () => {
+    const held = await heldServer(200, { data: true })
+    const client = clientFor(server as TestServer, {}, transport)
+    const settled: string[] = []
+    const call = client.events.cancel('tx-1').then((result) => settled.push(`call ${result}`))
+    await held.requestArrived
+    const closing = client.close().then(() => settled.push('close'))
+    const again = client.close().then(() => settled.push('close again'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Neither close() has returned while the response is still to come.
+    expect(settled).toEqual([])
+    held.answer()
+    await Promise.all([call, closing, again])
+    expect(settled).toEqual(['call true', 'close', 'close again'])
+    expect(server?.requests()).toBe(1)
+  })
+
+  it('does not retry it: a 503 answered after close() fails the call with ClientClosedError at once, one request sent', async () => {
+    // A retry would wait 30 s first: the call must not.
+    const held = await heldServer(503, { message: 'busy' }, { 'retry-after': '30' })
+    const client = clientFor(server as TestServer, {}, transport)
+    const call = rejectionOf(client.events.cancel('tx-1'))
+    await held.requestArrived
+    const closing = client.close()
+    held.answer()
+    const error = await call
+    await closing
+    expect(error).toBeInstanceOf(ClientClosedError)
+    expect((error as NotifyKitError).attempts).toBe(1)
+    expect(server?.requests()).toBe(1)
   })
 })

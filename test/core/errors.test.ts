@@ -78,7 +78,7 @@ describe('status → error class', () => {
       expect(apiError.status).toBe(status)
       expect(apiError.body).toStrictEqual(body)
       expect(apiError.headers['x-request-id']).toBe(`req-${status}`)
-      expect(apiError.message).toBe(`${status} server says ${status}`)
+      expect(apiError.message).toMatch(new RegExp(`^${status} server says ${status}(;|$)`))
       expect(apiError.requestId).toBe(`req-${status}`)
       expect(apiError.idempotencyKey).toMatch(UUID)
       expect(apiError.idempotencyKey).toBe(onlyRequest(seen).headers['idempotency-key'])
@@ -87,6 +87,23 @@ describe('status → error class', () => {
       expect(apiError.path).toBe('/v1/events/trigger')
     },
   )
+
+  it('a 401 says what to check (the apiKey option, NOTIFYKIT_API_KEY, the key’s environment, the base URL), never the key', async () => {
+    const key = 'nk_live_development_key_0001'
+    const { client } = answeringClient(() => json(errorBody(401, 'API Key not found', 'Unauthorized'), 401), {
+      ...NO_RETRIES,
+      apiKey: key,
+    })
+    const error = (await rejectionOf(client.events.trigger({ name: 'welcome', to: 'user-1' }))) as ApiError
+    expect(error).toBeInstanceOf(AuthenticationError)
+    expect(error.message).toMatch(/^401 API Key not found; check the API key/)
+    for (const named of ['apiKey option', 'NOTIFYKIT_API_KEY', 'development key', 'production', 'base URL'])
+      expect(error.message).toContain(named)
+    expect(error.message).not.toContain(key)
+    // Other statuses keep the server's words alone.
+    const forbidden = ApiError.fromResponse(403, errorBody(403, 'no access', 'Forbidden'), {})
+    expect(forbidden.message).toBe('403 no access')
+  })
 
   it('carries the caller’s idempotency key on the error', async () => {
     const { client } = answeringClient(() => json(errorBody(409, 'in progress', 'Conflict'), 409), NO_RETRIES)

@@ -8,6 +8,7 @@ import {
   type NotificationClientOptions,
   NotifyKitError,
 } from '../../src/index.js'
+import { LevelLogger } from '../../src/internal/text/level-logger.js'
 import { createMswDispatcher } from '../../src/testing/msw/index.js'
 import { captureLogs, type SinkLevel } from '../helpers/logs.js'
 import { startServer } from '../helpers/servers.js'
@@ -370,5 +371,30 @@ describe('bodies', () => {
     await clientWith({ logger, logLevel, logBodies: true }).events.trigger(TRIGGER)
     expect(lines.length).toBeGreaterThan(0)
     for (const line of lines) expect(line.rendered).not.toContain(bodyMarker)
+  })
+})
+
+// The logger's last line of defence: whatever the SDK or a future caller puts in the fields, the key
+// does not reach the sink, as an object key no more than as a value.
+describe('the key in a log field', () => {
+  function logged(apiKey: string, fields: LogFields): unknown[] {
+    const { logger, lines } = captureLogs()
+    new LevelLogger(logger, 'debug', apiKey).warn('line', fields)
+    return lines.map((line) => line.details)
+  }
+
+  it('used as an object key, at any depth and inside arrays, is redacted', () => {
+    const fields = {
+      [API_KEY]: 1,
+      nested: { [`prefix-${API_KEY}`]: { [API_KEY]: 2 } },
+      list: [{ [API_KEY]: 3 }],
+    }
+    expect(logged(API_KEY, fields)).toEqual([
+      { '[redacted]': 1, nested: { 'prefix-[redacted]': { '[redacted]': 2 } }, list: [{ '[redacted]': 3 }] },
+    ])
+  })
+
+  it('a test key used as an object key is redacted where it is the whole key, and leaves other keys whole', () => {
+    expect(logged('k', { k: 1, kind: 2 })).toEqual([{ '[redacted]': 1, kind: 2 }])
   })
 })

@@ -1,5 +1,6 @@
 // The README's "Bulk at any size" examples, compiled with a typed client. Each part between two
 // `// ⟩ README` lines is one `ts` block of README.md, character for character (bulk-example.test.ts).
+
 // ⟩ README
 import { BulkTriggerError, NotificationClient, type TriggerEventOf, TriggerNotSentError } from 'notifykit'
 import { z } from 'zod'
@@ -10,6 +11,7 @@ const client = new NotificationClient({
   workflows: { 'weekly-digest': z.object({ week: z.string() }) }, // optional: see Typed workflows
 })
 
+const users = [{ id: 'user-1' }, { id: 'user-2' }] // your subscribers
 // A list built before the call names its type: TypeScript would widen each `name` to `string`.
 const events: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
   name: 'weekly-digest',
@@ -36,15 +38,15 @@ try {
 }
 // ⟩ README
 
-// What the blocks above take from the rest of the app.
-declare const users: { id: string; email: string }[]
+// What the README's blocks promise of the types.
+type DigestEvent = TriggerEventOf<typeof client, 'weekly-digest'>
 
 import { expectTypeOf, test } from 'vitest'
 
 test('the client of the README example is typed, so its events are checked', () => {
   expectTypeOf(client).toEqualTypeOf<NotificationClient<{ 'weekly-digest': { week: string } }>>()
   // @ts-expect-error a misspelt payload field in a list like the README's
-  const typo: TriggerEventOf<typeof client, 'weekly-digest'>[] = users.map((user) => ({
+  const typo: DigestEvent[] = users.map((user) => ({
     name: 'weekly-digest',
     to: user.id,
     payload: { wek: '2026-W47' },

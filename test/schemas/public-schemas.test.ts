@@ -88,7 +88,9 @@ describe("the SDK's messages, whatever the application did to zod's configuratio
     const typo = await refusal((client) =>
       client.events.trigger({ ...trigger, transactionID: 'tx' } as typeof trigger),
     )
-    expect(typo.issues).toEqual([{ path: [], message: 'Unrecognized key: "transactionID"' }])
+    expect(typo.issues).toEqual([
+      { path: [], message: 'Unrecognized key: "transactionID"; did you mean `transactionId`?' },
+    ])
   })
 
   it('are English for a zod/mini workflow schema too', async () => {
@@ -112,7 +114,8 @@ describe("the SDK's messages, whatever the application did to zod's configuratio
     const error = await refusal((client) =>
       client.events.trigger({ ...trigger, transactionID: 'tx' } as typeof trigger),
     )
-    expect(error.issues).toEqual([{ path: [], message: 'no such field' }])
+    // The SDK's hint follows the application's own words.
+    expect(error.issues).toEqual([{ path: [], message: 'no such field; did you mean `transactionId`?' }])
     zm.config({ customError: undefined, ...zm.locales.de() })
     const german = await refusal((client) =>
       client.events.trigger({ ...trigger, transactionID: 'tx' } as typeof trigger),

@@ -175,6 +175,35 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     })
   })
 
+  // Header names are case-insensitive on the wire: one header per name, whatever case each source
+  // wrote it in, or the server gets both values joined ("a, b") or picks either.
+  describe('header names are merged without regard to case', () => {
+    it("a call's x-tenant replaces a default X-Tenant: one value on the wire", async () => {
+      const { client: instance, sent } = client({ defaultHeaders: { 'X-Tenant': 'from-defaults' } })
+      await instance.events.trigger(TRIGGER, { headers: { 'x-tenant': 'per-call' } })
+      await instance.events.trigger(TRIGGER, { headers: { 'X-TENANT': 'shouted' } })
+      await instance.events.trigger(TRIGGER)
+      expect(sent.map((request) => request.headers.get('x-tenant'))).toEqual([
+        'per-call',
+        'shouted',
+        'from-defaults',
+      ])
+    })
+
+    it("a user's Accept, Content-Type or User-Agent does not go beside the SDK's own", async () => {
+      const mine = { Accept: 'text/plain', 'Content-Type': 'text/plain', 'User-Agent': 'mine/1' }
+      const { client: instance, sent } = client({ defaultHeaders: mine })
+      await instance.events.trigger(TRIGGER)
+      await instance.events.trigger(TRIGGER, { headers: mine })
+      for (const request of sent) {
+        expect(request.headers.get('accept')).toBe('application/json')
+        expect(request.headers.get('content-type')).toBe('application/json')
+        expect(request.headers.get('user-agent')).toMatch(/^notifykit\/\S+ \S+$/)
+      }
+      expect(sent).toHaveLength(2)
+    })
+  })
+
   describe('idempotency keys', () => {
     it('256 characters is a RequestValidationError before sending; 255 goes out unchanged', async () => {
       const { client: instance, sent } = client()

@@ -272,7 +272,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(succeeded.data.transactionId).toBe('ApiKey [redacted]')
       const failed = await settle(client.events.cancel('fail'))
       const error = failed.ok ? undefined : (failed.error as ApiError)
-      expect(error?.message).toBe('401 invalid key ApiKey [redacted]')
+      expect(error?.message).toMatch(/^401 invalid key ApiKey \[redacted\]; check the API key/)
       expect(error?.headers['x-echo']).toBe('ApiKey [redacted]')
       // The key as a path segment: the GET line and its drift warning carry it.
       await client.notifications.get(CANARY_KEY)
@@ -335,6 +335,23 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         ...renderings(outcome.ok ? undefined : outcome.error),
       ]
       expect(texts.filter((text) => text.includes(key) || text.includes(escaped))).toEqual([])
+    })
+
+    it('a key of exactly 16 characters, the shortest real key, echoed in a body and a header: scrubbed', async () => {
+      const key = 'nk_16_chars_key!'
+      expect(key).toHaveLength(16)
+      const echo = inMemory((request) => {
+        const authorization = request.headers.get('authorization') ?? ''
+        const body = { message: `API Key ${key} not found`, key, [key]: authorization }
+        return Response.json(body, { status: 401, headers: { 'x-echo': key, location: `/keys/${key}` } })
+      }, transport)
+      const client = new NotificationClient({ apiKey: key, baseUrl: 'https://api.test', ...echo })
+      const outcome = await settle(client.events.cancel('t1'))
+      const error = outcome.ok ? undefined : (outcome.error as ApiError)
+      expect(error?.message).toContain('API Key [redacted] not found')
+      expect(error?.headers['x-echo']).toBe('[redacted]')
+      expect(error?.headers.location).toBe('/keys/[redacted]')
+      expect(renderings(error).filter((text) => text.includes(key))).toEqual([])
     })
 
     it('a test key shorter than 16 characters is not looked for in responses', async () => {

@@ -204,7 +204,11 @@ export class RequestCore {
     let body: string | undefined
     if (operation.body) {
       const failure = failureOf(operation.body, input.body)
-      if (failure) throw new RequestValidationError(issuesOf(failure), `Invalid ${operation.name} request`)
+      if (failure)
+        throw new RequestValidationError(
+          issuesOf(failure, [], operation.body),
+          `Invalid ${operation.name} request`,
+        )
       // What the caller passed is what is sent: the schemas only check (they hold no transforms), and
       // zod's copy would drop keys such as `__proto__` that a payload may legitimately carry.
       body = toJson(
@@ -308,6 +312,8 @@ export class RequestCore {
         },
       )
       sender.retrying?.(decision.reason, decision.delayMs)
+      // Closed while this attempt was on the wire: no retry, and no wait for one.
+      if (config.connection.closed) throw new ClientClosedError()
       if (decision.delayMs > 0) await sleep(decision.delayMs, signal, () => callerAbortError(signal))
     }
   }

@@ -14,10 +14,23 @@ export function excerpt(text: string): string {
     : `${text.slice(0, MAX_EXCERPT_CHARS)}… (${text.length - MAX_EXCERPT_CHARS} more characters)`
 }
 
-/** "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line. */
+/**
+ * What to check after a 401, since the server says only "API Key not found". It names where the key
+ * came from, never the key.
+ */
+const AUTHENTICATION_HINT =
+  'check the API key: the client sends the apiKey option, or NOTIFYKIT_API_KEY when the option is left out; ' +
+  'a key works only in its own environment (a development key is refused by production, and a production key by development) ' +
+  'and on its own server (check the base URL)'
+
+/**
+ * "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line;
+ * a 401 adds what to check.
+ */
 export function describeStatus(status: number, body: unknown): string {
   const detail = messageFromBody(body)
-  return detail ? `${status} ${excerpt(detail)}` : `${status} status code (no body)`
+  const described = detail ? `${status} ${excerpt(detail)}` : `${status} status code (no body)`
+  return status === 401 ? `${described}; ${AUTHENTICATION_HINT}` : described
 }
 
 function messageFromBody(body: unknown): string | undefined {

@@ -13,6 +13,7 @@ import {
   type TriggerStreamOptions,
 } from '../../core/options.js'
 import { invalidRequestOptions } from '../http/headers.js'
+import { didYouMean } from '../text/did-you-mean.js'
 import { LOG_LEVELS } from '../text/level-logger.js'
 import { deferred } from './deferred.js'
 import { failureOf, issuesOf } from './parse.js'
@@ -174,33 +175,7 @@ const STREAM_OPTION_KEYS = Object.keys({
 function unknownOptions(options: object, known: readonly string[]): ValidationIssue[] {
   return Object.keys(options)
     .filter((key) => !known.includes(key))
-    .map((key) => ({ path: [key], message: `unknown option${suggestion(key, known)}` }))
-}
-
-/** What was probably meant by `key`, if anything close is an option. */
-function suggestion(key: string, known: readonly string[]): string {
-  const meant = closest(key, known)
-  return meant ? `; did you mean \`${meant}\`?` : ''
-}
-
-/**
- * The option `name` stands for, if one does: compared by their consonants, case, separators and
- * doubled letters aside, one within the other: `timeOutMs`, `timoutMs` → `timeoutMs`;
- * `idempotency_key` → `idempotencyKey`; `retries` → `maxRetries`; `concurency` → `concurrency`.
- */
-function closest(name: string, candidates: readonly string[]): string | undefined {
-  const typed = skeleton(name)
-  return candidates.find((candidate) => {
-    const known = skeleton(candidate)
-    return typed.length > 1 && (known.includes(typed) || typed.includes(known))
-  })
-}
-
-function skeleton(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[-_aeiou]/g, '')
-    .replace(/(.)\1/g, '$1')
+    .map((key) => ({ path: [key], message: `unknown option${didYouMean(key, known)}` }))
 }
 
 /**

@@ -1,5 +1,6 @@
 import { en } from 'zod/locales'
 import { config, type core } from 'zod/mini'
+import { didYouMean } from '../text/did-you-mean.js'
 import type { Issue } from '../text/messages.js'
 
 // zod as the SDK calls it: a parse whose refusal reads in English, and zod's issues as the SDK's
@@ -51,12 +52,22 @@ export function failureOf(schema: Parsable, value: unknown): core.$ZodError | un
 /**
  * zod's issues as the SDK reports them, under `prefix`; symbol keys (never in JSON) dropped. A value
  * that matched no member of a union is explained by the member it came closest to (see `explain`).
+ * Given the `schema` that refused the value, a key it does not know names the key probably meant.
  */
-export function issuesOf(error: core.$ZodError, prefix: readonly (string | number)[] = []): Issue[] {
-  return error.issues.flatMap((issue) => explain(issue, prefix))
+export function issuesOf(
+  error: core.$ZodError,
+  prefix: readonly (string | number)[] = [],
+  schema?: object,
+): Issue[] {
+  const issues = error.issues.flatMap((issue) => explain(issue, []))
+  return issues.map(({ path, message, keys }) => ({
+    path: [...prefix, ...path],
+    message: schema && keys ? message + suggestions(keys, knownKeys(schema, path)) : message,
+  }))
 }
 
 type ZodIssue = core.$ZodIssue
+type Explained = Issue & { keys?: readonly string[] }
 
 /**
  * zod reports a value that no member of a union accepts as one `Invalid input`, with each member's
@@ -65,7 +76,7 @@ type ZodIssue = core.$ZodIssue
  * those of the member with the fewest issues when several have its shape. A value of no member's
  * shape keeps the union's own message, which lists the shapes accepted.
  */
-function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Issue[] {
+function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Explained[] {
   const path = [...prefix, ...issue.path.filter((key): key is string | number => typeof key !== 'symbol')]
   if (issue.code === 'invalid_union') {
     let closest: ZodIssue[] | undefined
@@ -75,7 +86,34 @@ function explain(issue: ZodIssue, prefix: readonly (string | number)[]): Issue[]
     }
     if (closest) return closest.flatMap((memberIssue) => explain(memberIssue, path))
   }
+  if (issue.code === 'unrecognized_keys') return [{ path, message: issue.message, keys: issue.keys }]
   return [{ path, message: issue.message }]
+}
+
+/** `; did you mean `payload`?` for one unknown key; `; did you mean `payload` for "payloadd", …?` for several. */
+function suggestions(keys: readonly string[], known: readonly string[]): string {
+  if (keys.length === 1) return didYouMean(keys[0] as string, known)
+  const meant = keys
+    .map((key) => ({ key, hint: didYouMean(key, known) }))
+    .filter(({ hint }) => hint !== '')
+    .map(({ key, hint }) => `${hint.slice('; did you mean '.length, -1)} for ${JSON.stringify(key)}`)
+  return meant.length ? `; did you mean ${meant.join(', ')}?` : ''
+}
+
+/**
+ * The keys of the object schema at `path` under `schema`, read through `.shape`, zod's documented
+ * way to an object's fields, as far as it reaches: a field whose schema is a union or an optional
+ * object has no shape to give, and then no key is suggested.
+ */
+function knownKeys(schema: object, path: readonly (string | number)[]): string[] {
+  let current: unknown = schema
+  for (const step of path) current = shapeOf(current)?.[step]
+  return Object.keys(shapeOf(current) ?? {})
+}
+
+function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+  const shape = (schema as { shape?: unknown } | undefined)?.shape
+  return typeof shape === 'object' && shape !== null ? (shape as Record<string, unknown>) : undefined
 }
 
 /** The value is not of the member's kind at all (not a string, not an array…). */

@@ -140,7 +140,7 @@ export function eventIssues(
   const issues: ValidationIssue[] = []
   events.forEach((event, offset) => {
     const failure = failureOf(schema, event)
-    if (failure) issues.push(...issuesOf(failure, [firstIndex + offset]))
+    if (failure) issues.push(...issuesOf(failure, [firstIndex + offset], schema))
   })
   return issues
 }

@@ -139,6 +139,38 @@ describe('strict requests: refused with issues, nothing sent', () => {
     ])
   })
 
+  it('a misspelt body key names the key probably meant, as a misspelt option does', async () => {
+    const error = await refusedBeforeSending((client) =>
+      client.events.trigger(unchecked({ name: 'welcome', to: 'u', payloadd: { firstName: 'Ada' } })),
+    )
+    expect(error.issues).toEqual([
+      { path: [], message: 'Unrecognized key: "payloadd"; did you mean `payload`?' },
+    ])
+    expect(error.message).toBe(
+      'Invalid events.trigger request: Unrecognized key: "payloadd"; did you mean `payload`?',
+    )
+  })
+
+  it('in a bulk event and a broadcast too; several keys each get theirs, and a key like none gets none', async () => {
+    const bulk = await refusedBeforeSending((client) =>
+      client.events.triggerBulk([
+        { name: 'w', to: 'u' },
+        unchecked({ name: 'w', to: 'u', actr: 'x', zzz: 1 }),
+      ]),
+    )
+    expect(bulk.issues).toEqual([
+      { path: [1], message: 'Unrecognized keys: "actr", "zzz"; did you mean `actor` for "actr"?' },
+    ])
+    const broadcast = await refusedBeforeSending((client) =>
+      client.events.broadcast(unchecked({ name: 'w', payload: {}, tenantt: 'acme' })),
+    )
+    expect(broadcast.issues[0]?.message).toBe('Unrecognized key: "tenantt"; did you mean `tenant`?')
+    const unlike = await refusedBeforeSending((client) =>
+      client.events.trigger(unchecked({ name: 'w', to: 'u', qqq: 1 })),
+    )
+    expect(unlike.issues[0]?.message).toBe('Unrecognized key: "qqq"')
+  })
+
   it.each([
     ['a number', 42],
     ['null', null],

@@ -193,7 +193,9 @@ export function createRateLimiter(): Pacer {
     const drawn = expected - remaining
     let factor = drawn > 0 ? (expected - levelKept()) / drawn : 1 / CUT
     if (remaining < levelKept()) factor = Math.min(factor, CUT)
-    setShare((share + STEP) * Math.min(1 / CUT, factor), now)
+    // A step per window of time, however often this client reads: a small share reads seldom.
+    const step = (STEP * (now - decided.at)) / windowMs()
+    setShare((share + step) * Math.min(1 / CUT, factor), now)
     decided = { at: now, remaining, mark }
     joining = false
   }

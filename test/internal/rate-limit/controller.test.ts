@@ -168,6 +168,13 @@ describe('one decision per window', () => {
     expect(await half.paceMs()).toBe(160) // 1/2 + 2/16
   })
 
+  it('steps by the windows of time since its last decision: a client that reads seldom grows as fast', async () => {
+    const [half] = (await fleetOf([[10, 980]])) as [Client]
+    await at(JOINED + 2 * WINDOW_MS)
+    half.read(LEVEL_KEPT)
+    expect(await half.paceMs()).toBe(146) // 9/16 + 2/16
+  })
+
   it('decides nothing more before the window has passed', async () => {
     const half = await joined(10, 980)
     await at(JOINED + WINDOW_MS - 1)

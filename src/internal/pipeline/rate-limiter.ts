@@ -30,15 +30,16 @@ export interface Pacer {
 // server says is left above the level it keeps in the bucket (`LEVEL_KEPT`, for requests in flight
 // that no client sees yet). Once per window, the time the refill takes to restore that level, each
 // client makes one decision from the `RateLimit-Remaining` that every client sees alike: it adds
-// `STEP` to its share, then scales the sum by one factor, the same for every client: what the fleet
-// could have drawn over the window and left the level, over what it drew (at most `CUT` when the
-// window ended below the level; at least 1 / `CUT`). Scaling keeps the ratio between two shares and
-// the equal step closes their gap, so the shares converge to equal ones while together they draw the
-// refill (Chiu and Jain's additive increase, multiplicative decrease). A newcomer is paced from its
-// first answer by its part of what the bucket lacks, taken as full before it came: alone, all of it;
-// among others, about their share; in its first window it sends no more than the first wave at
-// once, since others that started with it may not show yet. A 429 cuts the share by `CUT` and is its window's decision; its
-// `Retry-After` pauses every request of the client until then.
+// `STEP` per window since its last decision to its share, then scales the sum by one factor, the
+// same for every client: what the fleet could have drawn over the window and left the level, over
+// what it drew (at most `CUT` when the window ended below the level; at least 1 / `CUT`). Scaling
+// keeps the ratio between two shares and the equal step closes their gap, so the shares converge to
+// equal ones while together they draw the refill (Chiu and Jain's additive increase, multiplicative
+// decrease). A newcomer is paced from its first answer by its part of what the bucket lacks, taken
+// as full before it came: alone, all of it; among others, about their share; in its first window it
+// sends no more than the first wave at once, since others that started with it may not show yet. A
+// 429 cuts the share by `CUT` and is its window's decision; its `Retry-After` pauses every request
+// of the client until then.
 
 /** What a 429 leaves of a share; a window raises a share by at most its inverse. */
 const CUT = 0.7

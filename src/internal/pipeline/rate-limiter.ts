@@ -37,9 +37,9 @@ export interface Pacer {
 // equal ones while together they draw the refill (Chiu and Jain's additive increase, multiplicative
 // decrease). A newcomer is paced from its first answer by its part of what the bucket lacks, taken
 // as full before it came: alone, all of it; among others, about their share; in its first window it
-// sends no more than the first wave at once, since others that started with it may not show yet. A
-// 429 cuts the share by `CUT` and is its window's decision; its `Retry-After` pauses every request
-// of the client until then.
+// keeps no level but sends no more than the first wave at once, since others that started with it
+// may not show yet. A 429 cuts the share by `CUT` and is its window's decision; its `Retry-After`
+// pauses every request of the client until then.
 
 /** What a 429 leaves of a share; a window raises a share by at most its inverse. */
 const CUT = 0.7
@@ -88,7 +88,8 @@ export function createRateLimiter(): Pacer {
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const levelKept = () => LEVEL_KEPT * capacity
+  /** In its first window a client keeps no level: it does not know yet whether it is alone. */
+  const levelKept = () => (joining ? 0 : LEVEL_KEPT * capacity)
   /** The window: how long the refill takes to restore the level a fleet keeps. */
   const windowMs = () => (LEVEL_KEPT * capacity) / refillPerMs
   /**
@@ -189,6 +190,7 @@ export function createRateLimiter(): Pacer {
       if (joining && capacity > remaining) setShare(Math.min(share, letThrough / (capacity - remaining)), now)
       return
     }
+    joining = false
     // What the fleet could have drawn over the window and left the level kept, against what it drew.
     const expected = decided.remaining + (now - decided.at) * refillPerMs
     const drawn = expected - remaining
@@ -198,7 +200,6 @@ export function createRateLimiter(): Pacer {
     const step = (STEP * (now - decided.at)) / windowMs()
     setShare((share + step) * Math.min(1 / CUT, factor), now)
     decided = { at: now, remaining, mark }
-    joining = false
   }
 
   /** A 429: a cut, unless this window has had its decision. */

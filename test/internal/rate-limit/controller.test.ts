@@ -139,6 +139,14 @@ describe('a newcomer', () => {
     expect(wentAt).toBe(WINDOW_MS + 320)
   })
 
+  it('in its first window, keeps no level: alone, it spends what its first answer shows', () => {
+    const limiter = createRateLimiter()
+    const mark = limiter.acquire(10, {}, undefined) as number
+    // A bucket of 100 with 90 left: all 90 are this client's, the quarter a fleet keeps included.
+    limiter.settle(10, mark, answer(90, { policy: '100;w=1;burst=100' }))
+    expect(limiter.acquire(90, {}, undefined)).toBe(100)
+  })
+
   it('in its first window, sends no more than the first wave at once: others that started with it may not show yet', async () => {
     const limiter = createRateLimiter()
     const mark = limiter.acquire(10, {}, undefined) as number

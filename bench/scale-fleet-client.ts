@@ -63,13 +63,15 @@ async function stream(task: Extract<FleetClientConfig, { task: 'stream' }>): Pro
   const startedAt = Date.now()
   let chunks = 0
   let failedChunks = 0
+  const applied: [number, number][] = []
   for await (const outcome of client.events.triggerStream(events(task.first, task.events), {
     concurrency: task.concurrency,
   })) {
     chunks++
     if (outcome.error) failedChunks++
+    else applied.push([Date.now(), outcome.count])
   }
-  return { ...counts, startedAt, endedAt: Date.now(), chunks, failedChunks }
+  return { ...counts, startedAt, endedAt: Date.now(), chunks, failedChunks, applied }
 }
 
 /** `calls` triggers, `concurrency` at a time, each retried as the client's defaults say. */

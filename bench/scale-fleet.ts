@@ -4,7 +4,8 @@
 // its own process (scale-fake.ts), which counts every answer it gives.
 //
 // 5. Fleet: N processes (1, 4, 8) stream their share of the events through triggerStream at
-//    concurrency 4 against the fake's bucket (the pacing figure's: 2,000 units/s, burst 2,200).
+//    concurrency 4 against the fake's bucket (the pacing figure's: 2,000 units/s, burst 2,200); the
+//    8 once started together and once 250 ms apart, with Jain's fairness index over their throughput.
 // 6. Outage: 8 processes make 50 triggers each while the server answers 503 to everything, then
 //    keep calling every 100 ms while it recovers: the attempts the outage drew, and how long after
 //    the recovery each process's calls succeed again.
@@ -26,10 +27,13 @@ export interface FleetScripts {
 
 /** Events in all, split evenly; 8 processes send twice as many, so that the run is not over in the burst. */
 const FLEETS = [
-  { processes: 1, events: 20_000 },
-  { processes: 4, events: 20_000 },
-  { processes: 8, events: 40_000 },
+  { processes: 1, events: 20_000, staggerMs: 0 },
+  { processes: 4, events: 20_000, staggerMs: 0 },
+  { processes: 8, events: 40_000, staggerMs: 0 },
+  { processes: 8, events: 40_000, staggerMs: 250 },
 ]
+/** The last process to start is judged on its throughput from this long after its start. */
+const JOINER_SETTLED_MS = 3_000
 /** triggerStream's concurrency in each process, as in the pacing figure. */
 const STREAM_CONCURRENCY = 4
 const OUTAGE = {
@@ -53,6 +57,8 @@ const OUTAGE = {
 export interface FleetFigure {
   processes: number
   events: number
+  /** Between two processes' starts. */
+  staggerMs: number
   /** From the first process's start to the last one's end. */
   seconds: number
   /** Each process's own time: how evenly the bucket was shared. */
@@ -61,6 +67,47 @@ export interface FleetFigure {
   server: FakeStats
   /** The processes' own counts, summed. */
   clients: ClientCounts & { chunks: number; failedChunks: number }
+  fairness: Fairness
+}
+
+/**
+ * How evenly the processes shared the bucket while all of them ran: from the last start to the
+ * first end. Started together with equal work, a process's throughput is its events over its own
+ * time; started apart, the events it had applied within that span over the span.
+ */
+export interface Fairness {
+  /** Jain's index over the processes' throughput: 1 when equal, 1/n when one takes all. */
+  jain: number
+  /** Each process's throughput over the mean, in the order they started. */
+  ofMean: number[]
+  /** The last to start: its throughput from `JOINER_SETTLED_MS` after its start to the first end, over the mean's. */
+  lastJoiner: number | undefined
+}
+
+const jainIndex = (rates: number[]) => sum(rates, (x) => x) ** 2 / (rates.length * sum(rates, (x) => x * x))
+
+function fairnessOf(reports: FleetStreamReport[], staggered: boolean): Fairness {
+  const appliedIn = (report: FleetStreamReport, from: number, to: number) =>
+    sum(
+      report.applied.filter(([at]) => at > from && at <= to),
+      ([, events]) => events,
+    )
+  const lastStart = Math.max(...reports.map((report) => report.startedAt))
+  const firstEnd = Math.min(...reports.map((report) => report.endedAt))
+  const rates = staggered
+    ? reports.map((report) => appliedIn(report, lastStart, firstEnd) / (firstEnd - lastStart))
+    : reports.map(
+        (report) => sum(report.applied, ([, events]) => events) / (report.endedAt - report.startedAt),
+      )
+  const mean = sum(rates, (x) => x) / rates.length
+  const settledFrom = lastStart + JOINER_SETTLED_MS
+  const last = reports.find((report) => report.startedAt === lastStart)
+  const lastJoiner =
+    staggered && last !== undefined && settledFrom < firstEnd
+      ? appliedIn(last, settledFrom, firstEnd) /
+        (sum(reports, (report) => appliedIn(report, settledFrom, firstEnd)) / reports.length)
+      : undefined
+  return { jain: jainIndex(rates), ofMean: rates.map((rate) => rate / mean), lastJoiner }
 }
 
 export interface OutageFigure {
@@ -111,8 +158,7 @@ function counts(reports: ClientCounts[]): ClientCounts {
 async function fleetOf(
   scripts: FleetScripts,
   bucket: FakeTokenBucket,
-  processes: number,
-  events: number,
+  { processes, events, staggerMs }: (typeof FLEETS)[number],
 ): Promise<FleetFigure> {
   const fake = await startFake(scripts.fake, { rateLimit: bucket })
   try {
@@ -127,14 +173,21 @@ async function fleetOf(
         concurrency: STREAM_CONCURRENCY,
       })),
     )
-    // Every process loaded before any sends: the fleet starts together.
-    const reports = await allSay<FleetStreamReport>(clients, 'go')
+    // Every process loaded before any sends: the fleet starts together, or `staggerMs` apart.
+    const reports = await Promise.all(
+      clients.map(async (client, k) => {
+        await new Promise((resolve) => setTimeout(resolve, k * staggerMs))
+        client.send('go')
+        return client.next<FleetStreamReport>()
+      }),
+    )
     await Promise.all(clients.map((client) => client.exited))
     const startedAt = Math.min(...reports.map((report) => report.startedAt))
     const endedAt = Math.max(...reports.map((report) => report.endedAt))
     return {
       processes,
       events,
+      staggerMs,
       seconds: (endedAt - startedAt) / 1000,
       processSeconds: reports.map((report) => (report.endedAt - report.startedAt) / 1000),
       server: await fake.stats(),
@@ -143,6 +196,7 @@ async function fleetOf(
         chunks: sum(reports, (report) => report.chunks),
         failedChunks: sum(reports, (report) => report.failedChunks),
       },
+      fairness: fairnessOf(reports, staggerMs > 0),
     }
   } finally {
     fake.stop()
@@ -151,7 +205,7 @@ async function fleetOf(
 
 export async function fleet(scripts: FleetScripts, bucket: FakeTokenBucket): Promise<FleetFigure[]> {
   const figures: FleetFigure[] = []
-  for (const { processes, events } of FLEETS) figures.push(await fleetOf(scripts, bucket, processes, events))
+  for (const fleet of FLEETS) figures.push(await fleetOf(scripts, bucket, fleet))
   return figures
 }
 
@@ -228,13 +282,20 @@ export function fleetRows(figures: FleetFigure[], bucket: FakeTokenBucket): Row[
     const others = requests - status429 - answersOf(server, '2')
     const slowest = Math.max(...figure.processSeconds)
     const fastest = Math.min(...figure.processSeconds)
+    const { fairness } = figure
+    const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${fixed(Math.abs(100 * (ratio - 1)), 0)}%`
     return [
-      `5. fleet of ${figure.processes}, same key, triggerStream at concurrency ${STREAM_CONCURRENCY} each, ${thousands(figure.events)} events in all`,
+      `5. fleet of ${figure.processes}, same key, triggerStream at concurrency ${STREAM_CONCURRENCY} each, ${thousands(figure.events)} events in all${figure.staggerMs > 0 ? `, started ${figure.staggerMs} ms apart` : ', started together'}`,
       [
         `${fixed(figure.seconds, 1)} s: ${fixed(figure.seconds / ideal, 3)}× ideal ${fixed(ideal, 1)} s ((${thousands(figure.events)} − ${thousands(burst)} burst) units ÷ ${thousands(bucket.perSecond)}/s), ${fixed(figure.seconds / plain, 3)}× ${plain} s (units ÷ ${thousands(bucket.perSecond)}/s); processes ${fixed(fastest, 1)} to ${fixed(slowest, 1)} s`,
         `server: ${thousands(status429)} 429s of ${thousands(requests)} requests (${fixed((100 * status429) / requests, 1)}%), ${thousands(answersOf(server, '2'))} 2xx${others > 0 ? `, ${others} other` : ''}`,
         `applied ${thousands(server.distinctEvents)} of ${thousands(figure.events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed`,
         `clients: ${thousands(clients.retries)} retries, ${thousands(clients.attempts)} attempts, ${thousands(clients.status429)} 429s`,
+        ...(figure.processes > 1
+          ? [
+              `fairness ${figure.staggerMs > 0 ? 'while all run' : 'over each process’s time'}: Jain's index ${fixed(fairness.jain, 3)}, each process against the mean ${fairness.ofMean.map(percent).join(' ')}${fairness.lastJoiner === undefined ? '' : `; the last to start, from ${JOINER_SETTLED_MS / 1000} s after its start: ${percent(fairness.lastJoiner)} of its fair share`}`,
+            ]
+          : []),
       ].join('; '),
       '—',
       'info',

@@ -82,6 +82,8 @@ export interface FleetStreamReport extends ClientCounts {
   endedAt: number
   chunks: number
   failedChunks: number
+  /** When each chunk that succeeded ended, and its events: the process's throughput over any span. */
+  applied: [at: number, events: number][]
 }
 
 /** The outage task's first answer, once its calls have all ended. */

@@ -26,3 +26,30 @@ export function parseRetryAfterMs(headers: ResponseHeaders, now = Date.now()): n
   const date = Date.parse(retryAfter)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
+
+/** A `RateLimit-Policy`: the limit first, then its parameters by lower-case name, unquoted. */
+export interface RateLimitPolicy {
+  limit: number
+  parameters: Record<string, string>
+}
+
+/**
+ * The first policy of a `RateLimit-Policy` header, read leniently: parameters in any order, quoted
+ * or not, unknown ones kept; `undefined` when it does not start with a positive limit.
+ */
+export function parseRateLimitPolicy(header: string | undefined): RateLimitPolicy | undefined {
+  const [first = '', ...rest] = (header ?? '').split(',')[0]?.split(';') ?? []
+  const limit = Number(first.trim())
+  if (first.trim() === '' || !(limit > 0)) return undefined
+  const parameters: Record<string, string> = {}
+  for (const part of rest) {
+    const equals = part.indexOf('=')
+    if (equals < 0) continue
+    const name = part.slice(0, equals).trim().toLowerCase()
+    parameters[name] = part
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+  }
+  return { limit, parameters }
+}

@@ -4,8 +4,8 @@ const CAPACITY = 20
 const REFILL_PER_SUCCESS = 0.25
 
 /**
- * Bounds the retries of every client of one API key and origin, as gRPC's retry throttling and the
- * AWS SDKs' retry quota do: each attempt that fails like an outage (a 5xx, a timeout, a connection
+ * Bounds the retries of a client family (a client and those `withOptions` derives) on one API key
+ * and origin, as gRPC's retry throttling and the AWS SDKs' retry quota do: each attempt that fails like an outage (a 5xx, a timeout, a connection
  * error) takes a token, each successful attempt gives a quarter of one back, and retries are made
  * only while more than half the tokens are left. The budget holds while the successes between two
  * failures give back more than a failure takes, and its half absorbs the runs of failures that come

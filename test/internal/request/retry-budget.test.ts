@@ -76,6 +76,36 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     expect(warning?.message).toMatch(/not retried: the retry budget is spent/)
   })
 
+  it('caps its tokens: a long quiet spell banks no more retries than a full budget', async () => {
+    const fake = seededFake()
+    const { client } = clientOf(fake, transport)
+    for (let call = 0; call < 200; call++) await outcomeOf(client.events.trigger(EVENT))
+    fake.failNext({ status: 503, times: 1_000 })
+    const attempts: number[] = []
+    for (let call = 0; call < 6; call++) {
+      const outcome = await outcomeOf(client.events.trigger(EVENT))
+      if (!outcome.ok) attempts.push(outcome.error.attempts)
+    }
+    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
+  })
+
+  it('spends nothing on 429s: the outage after a spell of them finds the budget full', async () => {
+    const fake = seededFake()
+    const { client } = clientOf(fake, transport)
+    for (let call = 0; call < 12; call++) {
+      fake.failNext({ status: 429, times: 1, headers: { 'retry-after': '0' } })
+      const outcome = await outcomeOf(client.events.trigger(EVENT).withResponse())
+      expect(outcome.ok && outcome.value.response.attempts).toBe(2)
+    }
+    fake.failNext({ status: 503, times: 1_000 })
+    const attempts: number[] = []
+    for (let call = 0; call < 6; call++) {
+      const outcome = await outcomeOf(client.events.trigger(EVENT))
+      if (!outcome.ok) attempts.push(outcome.error.attempts)
+    }
+    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
+  })
+
   it('tells the hooks: no onRetry once the budget is spent, and onCallEnd gets the marked error', async () => {
     const fake = seededFake()
     fake.failNext({ status: 502, times: 1_000 })
@@ -175,5 +205,41 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     fake.failNext({ status: 429, times: 1, headers: { 'retry-after': '1' } })
     const after = await outcomeOf(client.events.trigger(EVENT).withResponse())
     expect(after.ok && after.value.response.attempts).toBe(2)
+  })
+})
+
+describe('the retry budget and the free retry of a stale socket', () => {
+  it('spends nothing on it: the outage after many calls that each met a stale socket finds the budget full', async () => {
+    const fake = seededFake()
+    // While `stale`, every call's first attempt finds its pooled socket closed (ECONNRESET before
+    // any answer), and the next goes through.
+    let stale = true
+    let staleNext = true
+    const fetch: NotificationClientOptions['fetch'] = async (url, init) => {
+      staleNext = !staleNext
+      if (stale && !staleNext) {
+        const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+        throw new TypeError('fetch failed', { cause: reset })
+      }
+      return fake.fetch(url, init)
+    }
+    const client = new NotificationClient({
+      apiKey: API_KEY,
+      baseUrl: 'https://api.test',
+      fetch,
+      logLevel: 'off',
+    })
+    for (let call = 0; call < 30; call++) {
+      const outcome = await outcomeOf(client.events.trigger(EVENT).withResponse())
+      expect(outcome.ok && outcome.value.response.attempts).toBe(2)
+    }
+    stale = false
+    fake.failNext({ status: 503, times: 1_000 })
+    const attempts: number[] = []
+    for (let call = 0; call < 6; call++) {
+      const outcome = await outcomeOf(client.events.trigger(EVENT))
+      if (!outcome.ok) attempts.push(outcome.error.attempts)
+    }
+    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
   })
 })

@@ -21,7 +21,7 @@ export function updatePreferences(
     const workflow = state.findWorkflow(input.workflowId)
     if (!workflow) throw new HttpError(404, `Workflow with id: ${input.workflowId} is not found`)
     if (workflow.critical) {
-      throw new HttpError(400, `Critical workflow with id: ${workflow._id} can not be updated`)
+      throw new HttpError(400, `Critical workflow with id: ${input.workflowId} can not be updated`)
     }
     workflowKey = workflow._id
   }

@@ -15,10 +15,13 @@ export type Decision =
   | { kind: 'mismatch' }
   | { kind: 'replay'; reply: Reply }
 
+/** Where the server's 409 and 422 answers point, in their `Link` header. */
+export const IDEMPOTENCY_DOCS_LINK = 'https://docs.novu.co/additional-resources/idempotency'
+
 /**
- * Remembers responses by `idempotency-key`, as the server does. The fingerprint covers method, path
- * and the canonical JSON of the body, so key order or whitespace never makes two equal bodies differ,
- * while reusing a key on another operation counts as another body (422).
+ * Remembers responses by `idempotency-key`, as the server does: per key alone (not per route), with
+ * the body compared as the bytes of its JSON. So the same fields in another order are another body
+ * (422), while the same body under the same key on another route replays the first answer.
  */
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>()
@@ -54,19 +57,7 @@ export class IdempotencyStore {
   }
 }
 
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return `${method} ${path} ${body === undefined ? '' : canonicalJson(body)}`
-}
-
-/** JSON with object keys sorted at every depth. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v
-    const record = v as Record<string, unknown>
-    return Object.fromEntries(
-      Object.keys(record)
-        .sort()
-        .map((k) => [k, record[k]]),
-    )
-  })
+/** The body as the server hashes it: its parsed JSON serialised again; no body reads as `{}`. */
+export function fingerprint(body: unknown): string {
+  return JSON.stringify(body ?? {})
 }

@@ -1,5 +1,6 @@
 export { createFakeService, FakeService } from './service.js'
 export type {
+  FakeBucket,
   FakeChannel,
   FakeChannelPreferences,
   FakeDaySchedule,

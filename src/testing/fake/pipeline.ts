@@ -1,6 +1,11 @@
 import { FaultQueue, randomFault } from './faults.js'
 import { errorReply, fromHttpError, HttpError, type Reply, toResponse } from './http.js'
-import { fingerprint, IdempotencyStore, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js'
+import {
+  fingerprint,
+  IDEMPOTENCY_DOCS_LINK,
+  IdempotencyStore,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './idempotency.js'
 import { createLimiter, type FakeLimiter } from './rate-limit.js'
 import { reasonPhrase } from './reason-phrases.js'
 import { matchRoute, type Route } from './routes.js'
@@ -103,7 +108,7 @@ export class RequestPipeline {
     if (authError) return errorReply(401, path, authError)
 
     let rateHeaders: Record<string, string> = {}
-    const outcome = this.#rateLimiter?.take(method, path)
+    const outcome = this.#rateLimiter?.take(`${match.route.method} ${match.route.pattern}`)
     if (outcome) {
       rateHeaders = outcome.headers
       if (!outcome.allowed) return errorReply(429, path, 'API rate limit exceeded', {}, rateHeaders)
@@ -121,11 +126,11 @@ export class RequestPipeline {
         errorReply(
           400,
           path,
-          `idempotency-key header must not be longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
         ),
       )
     }
-    const print = fingerprint(method, path, body.value)
+    const print = fingerprint(body.value)
     const decision = this.#idempotency.begin(key, print)
     const keyHeader = { 'idempotency-key': key }
     switch (decision.kind) {
@@ -136,10 +141,7 @@ export class RequestPipeline {
             path,
             `Request with key "${key}" is currently being processed. Please retry after 1 second`,
             {},
-            {
-              ...keyHeader,
-              'retry-after': '1',
-            },
+            { ...keyHeader, 'retry-after': '1', link: IDEMPOTENCY_DOCS_LINK },
           ),
         )
       case 'mismatch':
@@ -149,7 +151,7 @@ export class RequestPipeline {
             path,
             `Request with key "${key}" is being reused for a different body`,
             {},
-            keyHeader,
+            { ...keyHeader, link: IDEMPOTENCY_DOCS_LINK },
           ),
         )
       case 'replay':

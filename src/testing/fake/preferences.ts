@@ -5,21 +5,23 @@ import type { PreferencesInput } from './validation.js'
 
 /**
  * PATCH /v2/subscribers/:subscriberId/preferences. Channels merge into the global or the workflow's
- * switches; a schedule is stored at the global level even when `workflowId` is given (the server keeps
- * schedules only there); weekdays of a new schedule merge into the stored ones.
+ * switches. Schedules are global only: one sent with `workflowId` is not stored; weekdays of a new
+ * global schedule merge into the stored ones.
  */
 export function updatePreferences(
   state: FakeState,
   subscriberId: string,
   input: PreferencesInput,
 ): FakePreferences {
-  if (!state.subscribers.has(subscriberId)) throw new HttpError(404, `Subscriber not found: ${subscriberId}`)
+  if (!state.subscribers.has(subscriberId)) {
+    throw new HttpError(404, `Subscriber with id: ${subscriberId} is not found`)
+  }
   let workflowKey: string | undefined
   if (input.workflowId !== undefined) {
     const workflow = state.findWorkflow(input.workflowId)
     if (!workflow) throw new HttpError(404, `Workflow with id: ${input.workflowId} is not found`)
     if (workflow.critical) {
-      throw new HttpError(400, `Critical workflow ${workflow.identifier} preferences cannot be updated`)
+      throw new HttpError(400, `Critical workflow with id: ${input.workflowId} can not be updated`)
     }
     workflowKey = workflow._id
   }
@@ -28,7 +30,8 @@ export function updatePreferences(
     if (workflowKey === undefined) Object.assign(prefs.channels, input.channels)
     else prefs.workflows.set(workflowKey, { ...prefs.workflows.get(workflowKey), ...input.channels })
   }
-  if (input.schedule) prefs.schedule = mergeSchedule(prefs.schedule, input.schedule)
+  if (input.schedule && workflowKey === undefined)
+    prefs.schedule = mergeSchedule(prefs.schedule, input.schedule)
   return preferencesView(state, subscriberId)
 }
 

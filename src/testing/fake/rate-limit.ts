@@ -1,14 +1,32 @@
-import type { FakeFixedWindow, FakeRateLimit, FakeTokenBucket } from './types.js'
+import type { FakeBucket, FakeFixedWindow, FakeRateLimit, FakeTokenBucket } from './types.js'
 
-const TRIGGER_PATH = /^\/v1\/events\/trigger\/?$/
-const BULK_OR_BROADCAST_PATH = /^\/v1\/events\/trigger\/(bulk|broadcast)\/?$/
+/** The server's rate-limit categories; a route without its own is in `global`. */
+export type RateLimitCategory = 'trigger' | 'configuration' | 'global'
+type CostName = 'single' | 'bulk'
 
-/** Units a call costs in the `trigger` category: a trigger 1, a bulk or broadcast 100. */
-export function triggerCostOf(method: string, path: string): number | undefined {
-  if (method !== 'POST') return undefined
-  if (BULK_OR_BROADCAST_PATH.test(path)) return 100
-  return TRIGGER_PATH.test(path) ? 1 : undefined
+/** Units each cost takes from its bucket, as the server charges them. */
+const COST_UNITS: Record<CostName, number> = { single: 1, bulk: 100 }
+
+/**
+ * The category and cost the server's controllers declare for each of the seven routes: the events
+ * controller is `trigger` (bulk and broadcast cost `bulk`), both subscribers controllers are
+ * `configuration`, and the notifications controller declares none, so it is `global`.
+ */
+const ROUTE_LIMITS: Record<string, { category: RateLimitCategory; cost: CostName }> = {
+  'POST /v1/events/trigger': { category: 'trigger', cost: 'single' },
+  'POST /v1/events/trigger/bulk': { category: 'trigger', cost: 'bulk' },
+  'POST /v1/events/trigger/broadcast': { category: 'trigger', cost: 'bulk' },
+  'DELETE /v1/events/trigger/:transactionId': { category: 'trigger', cost: 'single' },
+  'GET /v1/notifications/:notificationId': { category: 'global', cost: 'single' },
+  'POST /v1/subscribers/:subscriberId/messages/mark-all': { category: 'configuration', cost: 'single' },
+  'PATCH /v2/subscribers/:subscriberId/preferences': { category: 'configuration', cost: 'single' },
 }
+
+/** The server's refill window: `RateLimit-Limit` is what one window refills. */
+const WINDOW_SECONDS = 5
+const ALGORITHM = 'token bucket'
+/** The level a self-hosted server reports; the fake has no plans. */
+const SERVICE_LEVEL = 'unlimited'
 
 export interface RateLimitOutcome {
   allowed: boolean
@@ -18,50 +36,82 @@ export interface RateLimitOutcome {
 
 /** A limiter the pipeline asks before each request; `undefined` when the request is not counted. */
 export interface FakeLimiter {
-  take(method: string, path: string): RateLimitOutcome | undefined
+  /** `route` is the matched route as `<METHOD> <pattern>`. */
+  take(route: string): RateLimitOutcome | undefined
   reset(): void
 }
 
 export function createLimiter(config: FakeRateLimit): FakeLimiter {
-  return 'perSecond' in config ? new TokenBucket(config) : new FixedWindow(config)
+  return 'perSecond' in config ? new CategoryBuckets(config) : new FixedWindow(config)
 }
 
 /**
- * The server's bucket: `burst` units, refilled at `perSecond`, charged for the `trigger` category
- * only. A refused request costs nothing. `Date.now()` drives it, so vitest's fake timers refill it.
+ * One token bucket per category, as the server keeps one per environment and category. `trigger`
+ * is always counted; `global` and `configuration` only when configured.
  */
-class TokenBucket implements FakeLimiter {
+class CategoryBuckets implements FakeLimiter {
+  readonly #buckets: Partial<Record<RateLimitCategory, TokenBucket>>
+
+  constructor(config: FakeTokenBucket) {
+    this.#buckets = { trigger: new TokenBucket('trigger', config) }
+    if (config.global) this.#buckets.global = new TokenBucket('global', config.global)
+    if (config.configuration) {
+      this.#buckets.configuration = new TokenBucket('configuration', config.configuration)
+    }
+  }
+
+  take(route: string): RateLimitOutcome | undefined {
+    const limits = ROUTE_LIMITS[route]
+    if (!limits) return undefined
+    return this.#buckets[limits.category]?.take(limits.cost)
+  }
+
+  reset(): void {
+    for (const bucket of Object.values(this.#buckets)) bucket.reset()
+  }
+}
+
+/**
+ * The server's bucket: holds `burst` units and refills `perSecond`. A refused request costs
+ * nothing. `Date.now()` drives it, so vitest's fake timers refill it.
+ */
+class TokenBucket {
+  readonly #category: RateLimitCategory
   readonly #perSecond: number
   readonly #burst: number
   #tokens: number
   #updatedAt: number | undefined
 
-  constructor(config: FakeTokenBucket) {
-    if (!(config.perSecond > 0)) throw new RangeError('rateLimit: perSecond must be a positive number')
+  constructor(category: RateLimitCategory, config: FakeBucket) {
+    if (!(config.perSecond > 0)) {
+      throw new RangeError(`rateLimit (${category}): perSecond must be a positive number`)
+    }
+    this.#category = category
     this.#perSecond = config.perSecond
     this.#burst = config.burst ?? config.perSecond
-    if (!(this.#burst >= 1)) throw new RangeError('rateLimit: burst must be at least 1')
+    if (!(this.#burst >= 1)) throw new RangeError(`rateLimit (${category}): burst must be at least 1`)
     this.#tokens = this.#burst
   }
 
-  take(method: string, path: string): RateLimitOutcome | undefined {
-    const cost = triggerCostOf(method, path)
-    if (cost === undefined) return undefined
+  take(costName: CostName): RateLimitOutcome {
+    const cost = COST_UNITS[costName]
     const now = Date.now()
     const elapsedMs = this.#updatedAt === undefined ? 0 : now - this.#updatedAt
     this.#tokens = Math.min(this.#burst, this.#tokens + (elapsedMs * this.#perSecond) / 1000)
     this.#updatedAt = now
     const allowed = this.#tokens >= cost
     if (allowed) this.#tokens -= cost
+    // Like the server: the time until the next request of the same cost can pass.
+    const missing = this.#tokens < cost ? cost - this.#tokens : cost
+    const resetSeconds = String(Math.ceil(missing / this.#perSecond))
+    const limit = this.#perSecond * WINDOW_SECONDS
     const headers: Record<string, string> = {
-      'ratelimit-limit': String(this.#burst),
       'ratelimit-remaining': String(Math.floor(this.#tokens)),
-      'ratelimit-reset': String(Math.ceil((this.#burst - this.#tokens) / this.#perSecond)),
-      'ratelimit-policy': `${this.#burst};w=${this.#burst / this.#perSecond}`,
+      'ratelimit-limit': String(limit),
+      'ratelimit-reset': resetSeconds,
+      'ratelimit-policy': `${limit};w=${WINDOW_SECONDS};burst=${this.#burst};comment="${ALGORITHM}";category="${this.#category}";cost="${costName}";serviceLevel="${SERVICE_LEVEL}"`,
     }
-    if (!allowed) {
-      headers['retry-after'] = String(Math.max(1, Math.ceil((cost - this.#tokens) / this.#perSecond)))
-    }
+    if (!allowed) headers['retry-after'] = resetSeconds
     return { allowed, headers }
   }
 
@@ -73,8 +123,8 @@ class TokenBucket implements FakeLimiter {
 
 /**
  * The fake's first limiter, kept for `{ limit, windowMs }`: a fixed window of `limit` units per
- * `windowMs`, starting with the first request it counts, charging every call (bulk and broadcast
- * 100, others 1). A refused request costs nothing.
+ * `windowMs`, starting with the first request it counts, charging every operation its cost in
+ * units. A refused request costs nothing.
  */
 class FixedWindow implements FakeLimiter {
   readonly #config: FakeFixedWindow
@@ -85,9 +135,9 @@ class FixedWindow implements FakeLimiter {
     this.#config = config
   }
 
-  take(method: string, path: string): RateLimitOutcome {
+  take(route: string): RateLimitOutcome {
     const { limit, windowMs } = this.#config
-    const cost = triggerCostOf(method, path) === 100 ? 100 : 1
+    const cost = COST_UNITS[ROUTE_LIMITS[route]?.cost ?? 'single']
     const now = Date.now()
     if (this.#used === 0 || now - this.#windowStart >= windowMs) {
       this.#windowStart = now

@@ -119,16 +119,24 @@ export interface FakeTenant {
   data?: Record<string, unknown>
 }
 
-/**
- * The server's `trigger` token bucket: it holds `burst` units (default `perSecond`) and refills at
- * `perSecond`. A trigger costs 1 unit, a bulk or broadcast request 100; other operations are not
- * counted. Every counted answer carries `RateLimit-Limit` (the burst), `RateLimit-Remaining`,
- * `RateLimit-Reset` (seconds until full) and `RateLimit-Policy` (`<burst>;w=<burst / perSecond>`);
- * a request the bucket cannot pay for gets a 429 with `Retry-After` in whole seconds.
- */
-export interface FakeTokenBucket {
+/** One token bucket: it holds `burst` units (default `perSecond`) and refills `perSecond`. */
+export interface FakeBucket {
   perSecond: number
   burst?: number
+}
+
+/**
+ * The server's token buckets, one per category. The top-level `perSecond` and `burst` are the
+ * `trigger` bucket (trigger and cancel cost 1 unit, bulk and broadcast 100); `configuration`
+ * (mark-all, preferences) and `global` (get notification) are counted only when given. Every counted
+ * answer carries `RateLimit-Remaining`, `RateLimit-Limit` (what one 5-second window refills),
+ * `RateLimit-Reset` (seconds until a request of the same cost can pass) and `RateLimit-Policy`
+ * (`<limit>;w=5;burst=<burst>;comment="token bucket";category="<category>";cost="single|bulk";serviceLevel="unlimited"`);
+ * a request its bucket cannot pay for gets a 429 with `Retry-After` in whole seconds.
+ */
+export interface FakeTokenBucket extends FakeBucket {
+  configuration?: FakeBucket
+  global?: FakeBucket
 }
 
 /**
@@ -190,7 +198,8 @@ export interface FakeServiceOptions {
    */
   now?: () => number
   /**
-   * The `trigger` token bucket; off by default. `{ limit, windowMs }`, the earlier fixed window, is
+   * The token buckets (`trigger`, and `configuration` and `global` when given); off by default.
+   * `{ limit, windowMs }`, the earlier fixed window, is
    * still accepted.
    * @example `createFakeService({ rateLimit: { perSecond: 2_000, burst: 2_200 } })`
    */

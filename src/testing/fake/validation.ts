@@ -287,12 +287,17 @@ export function parseMarkAll(body: unknown): MarkAllInput {
   const c = new Collector()
   const object = bodyObject(body, c)
   const markAs = object.markAs
+  // The server's command refuses a missing markAs with a 400 before anything else is looked at.
+  if (markAs === undefined || markAs === null) {
+    throw new HttpError(400, ['markAs should not be null or undefined'])
+  }
   if (!MARK_AS.includes(markAs as MarkAs)) {
     c.add('markAs', `markAs must be one of the following values: ${MARK_AS.join(', ')}`, markAs)
   }
   let feedIdentifiers: string[] | undefined
   const feed = object.feedIdentifier
-  if (typeof feed === 'string') feedIdentifiers = [feed]
+  // One string may name several feeds, comma-separated; an empty one names none, so all feeds count.
+  if (typeof feed === 'string') feedIdentifiers = feed === '' ? undefined : feed.split(',')
   else if (Array.isArray(feed) && feed.every((f) => typeof f === 'string')) feedIdentifiers = feed as string[]
   else if (feed !== undefined) {
     c.add('feedIdentifier', 'feedIdentifier must be a string or an array of strings', feed)

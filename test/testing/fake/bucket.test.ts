@@ -25,15 +25,17 @@ describe('rateLimit: { perSecond, burst }', () => {
     expect(trigger.status).toBe(201)
     expect(Object.fromEntries([...trigger.headers].filter(([name]) => name.startsWith('ratelimit')))).toEqual(
       {
-        'ratelimit-limit': '250',
+        'ratelimit-limit': '500',
         'ratelimit-remaining': '249',
         'ratelimit-reset': '1',
-        'ratelimit-policy': '250;w=2.5',
+        'ratelimit-policy':
+          '500;w=5;burst=250;comment="token bucket";category="trigger";cost="single";serviceLevel="unlimited"',
       },
     )
     const first = await call(fake, 'POST', '/v1/events/trigger/bulk', bulk(3))
     expect(first.headers.get('ratelimit-remaining')).toBe('149')
-    expect(first.headers.get('ratelimit-reset')).toBe('2')
+    // a second bulk request needs 100 more units: one second at 100 a second
+    expect(first.headers.get('ratelimit-reset')).toBe('1')
   })
 
   it('refuses what the bucket cannot pay for with 429 and Retry-After, charging nothing', async () => {

@@ -307,10 +307,11 @@ describe('fake.handle: messages', () => {
     expect(data(await mark({ markAs: 'read' }))).toBe(1)
     expect(data(await mark({ markAs: 'read' }))).toBe(0)
     expect(data(await mark({ markAs: 'unseen' }))).toBe(3)
+    // unseen leaves read alone
     expect(fake.messages('alice').map((m) => [m.feedIdentifier, m.read, m.seen])).toEqual([
-      ['news', false, false],
-      ['alerts', false, false],
-      [null, false, false],
+      ['news', true, false],
+      ['alerts', true, false],
+      [null, true, false],
     ])
   })
 
@@ -358,7 +359,7 @@ describe('fake.handle: preferences', () => {
     })
   })
 
-  it('updates one workflow and stores a schedule at the global level', async () => {
+  it('updates one workflow and does not store a schedule sent with it (schedules are global only)', async () => {
     const fake = seededFake()
     const schedule = {
       isEnabled: true,
@@ -373,7 +374,7 @@ describe('fake.handle: preferences', () => {
       global: { schedule: unknown }
       workflows: { channels: unknown; overrides: unknown }[]
     }
-    expect(prefs.global.schedule).toEqual(schedule)
+    expect(prefs.global.schedule).toEqual({ isEnabled: false })
     expect(prefs.workflows[0]).toMatchObject({
       channels: { in_app: false, email: true },
       overrides: [{ channel: 'in_app', source: 'subscriber' }],

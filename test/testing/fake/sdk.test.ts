@@ -161,7 +161,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
   })
 
   describe('the fake through the SDK: preferences', () => {
-    it('merges updates, returns the v2 shape and keeps the schedule at the global level', async () => {
+    it('merges updates, returns the v2 shape and does not store a schedule sent with workflowId', async () => {
       const { fake, client } = setup()
       await client.subscribers.preferences.update('alice', { channels: { email: false } })
       const schedule = {
@@ -176,7 +176,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(prefs.global).toEqual({
         enabled: true,
         channels: { in_app: true, email: false, sms: true },
-        schedule,
+        schedule: { isEnabled: false },
       })
       expect(prefs.workflows?.find((w) => w.workflow?.identifier === 'welcome')).toEqual({
         enabled: true,

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { rawFetch } from './raw-fetch.js'
+import { fakeWithClient as setup } from './sdk-client.js'
+
+// The server's apps/api/src/app/subscribers/e2e/update-global-preference.e2e.ts tests the v1 route
+// PATCH /v1/subscribers/:subscriberId/preferences; each behaviour that the v2 route (without
+// workflowId) shares is checked here through it.
+
+const E2E = 'subscribers/e2e/update-global-preference.e2e.ts'
+
+describe(`global preferences, as ${E2E}`, () => {
+  it(`${E2E}: "should validate the payload"`, async () => {
+    const { fake } = setup()
+    const answer = await rawFetch(fake, 'PATCH', '/v2/subscribers/alice/preferences', { channels: false })
+    expect(answer.status).toBe(422)
+    expect(answer.body).toMatchObject({ errors: { channels: { value: false } } })
+  })
+
+  it(`${E2E}: "should update user global preferences" (the other channels stay on)`, async () => {
+    const { client } = setup()
+    const prefs = await client.subscribers.preferences.update('alice', { channels: { email: true } })
+    expect(prefs.global?.channels).toEqual({ in_app: true, email: true, sms: true })
+  })
+
+  it(`${E2E}: "should update user global preferences for multiple channels"`, async () => {
+    const { client } = setup()
+    const prefs = await client.subscribers.preferences.update('alice', {
+      channels: { push: true, in_app: false, sms: true },
+    })
+    expect(prefs.global?.channels).toEqual({ in_app: false, email: true, sms: true, push: true })
+  })
+})

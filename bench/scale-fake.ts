@@ -19,32 +19,8 @@ const outageBody = { statusCode: 503, message: 'Service Unavailable', error: 'Se
 // the service gives without applying anything, and the figures are about how many there were.
 const statuses: Record<string, number> = {}
 
-const BULK_PATH = /\/(bulk|broadcast)\/?$/
-
-/**
- * The fake's bucket headers as the service sends them: `RateLimit-Policy` with the limit refilled per
- * window (`w` seconds), the bucket's size as `burst`, and the algorithm, category, cost and service
- * level; `RateLimit-Limit` the limit. The fake states the bucket as `<burst>;w=<seconds to fill it>`.
- */
-function asTheServiceSends(request: Request, response: Response): Response {
-  const [burst, fillSeconds] =
-    /^([\d.]+);w=([\d.]+)$/.exec(response.headers.get('ratelimit-policy') ?? '')?.slice(1) ?? []
-  if (burst === undefined || fillSeconds === undefined) return response
-  const limit = Math.round(Number(burst) / Number(fillSeconds))
-  const cost = BULK_PATH.test(new URL(request.url).pathname) ? 'bulk' : 'single'
-  const headers = new Headers(response.headers)
-  headers.set(
-    'ratelimit-policy',
-    `${limit};w=1;burst=${burst};comment="token bucket";category="trigger";cost="${cost}";serviceLevel="business"`,
-  )
-  headers.set('ratelimit-limit', String(limit))
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-}
-
 const server = await serveFetchHandler(async (request) => {
-  const response = down
-    ? Response.json(outageBody, { status: 503 })
-    : asTheServiceSends(request, await fake.handle(request))
+  const response = down ? Response.json(outageBody, { status: 503 }) : await fake.handle(request)
   const status = response.type === 'error' ? 'dropped' : String(response.status)
   statuses[status] = (statuses[status] ?? 0) + 1
   return response

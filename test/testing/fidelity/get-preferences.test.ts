@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NotFoundError } from '../../../src/index.js'
-import { fakeWithClient as setup } from './sdk-client.js'
+import { fakeWithClient as setup } from './setup.js'
 
 // The server's apps/api/src/app/subscribers/e2e/get-preferences.e2e.ts reads preferences with GET,
 // which is not one of the fake's operations; the v2 PATCH answers with the same preferences, so an

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rawFetch } from './raw-fetch.js'
-import { fakeWithClient as setup } from './sdk-client.js'
+import { rawFetch, fakeWithClient as setup } from './setup.js'
 
 // The server's apps/api/src/app/subscribers/e2e/update-global-preference.e2e.ts tests the v1 route
 // PATCH /v1/subscribers/:subscriberId/preferences; each behaviour that the v2 route (without

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { seededFake } from '../../helpers/fake.js'
-import { rawFetch } from './raw-fetch.js'
+import { rawFetch } from './setup.js'
 
 // Idempotency keys, checked against the server's apps/api/src/app/shared/framework/idempotency.e2e.ts
 // ("when enabled") and the interceptor it tests (idempotency.interceptor.ts). Raw requests: the

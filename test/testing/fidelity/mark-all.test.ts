@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { NotFoundError, type NotificationClient } from '../../../src/index.js'
 import type { FakeService } from '../../../src/testing/index.js'
-import { rawFetch } from './raw-fetch.js'
-import { fakeWithClient as setup } from './sdk-client.js'
+import { rawFetch, fakeWithClient as setup } from './setup.js'
 
 // POST /v1/subscribers/:subscriberId/messages/mark-all, checked against the server's
 // apps/api/src/app/subscribers/e2e/mark-all-subscriber-messages.e2e.ts and the code it runs

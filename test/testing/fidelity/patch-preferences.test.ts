@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BadRequestError, NotFoundError } from '../../../src/index.js'
-import { fakeWithClient as setup } from './sdk-client.js'
+import { fakeWithClient as setup } from './setup.js'
 
 // PATCH /v2/subscribers/:subscriberId/preferences, checked against the server's
 // apps/api/src/app/subscribers-v2/e2e/patch-subscriber-preferences.e2e.ts and the use case it runs

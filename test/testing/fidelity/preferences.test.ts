@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NotFoundError } from '../../../src/index.js'
-import { rawFetch } from './raw-fetch.js'
-import { fakeWithClient as setup } from './sdk-client.js'
+import { rawFetch, fakeWithClient as setup } from './setup.js'
 
 // The server's apps/api/src/app/subscribers/e2e/update-preference.e2e.ts tests the v1 route
 // PATCH /v1/subscribers/:subscriberId/preferences/:templateId; each behaviour that the v2 route

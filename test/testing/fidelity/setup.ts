@@ -1,14 +1,15 @@
 import { NotificationClient, TriggerNotSentError, type TriggerResult } from '../../../src/index.js'
 import {
   createFakeService,
+  type FakeService,
   type FakeServiceOptions,
   type FakeWorkflowStep,
 } from '../../../src/testing/index.js'
+import { API_KEY, seededFake } from '../../helpers/fake.js'
 
 // The fidelity suite: each check follows one test (or use case) of the service's public repository
 // and names it, `[<path>: "<test title>"]`, so a reader can hold the fake against the server's word.
 
-export const API_KEY = 'fidelity-key'
 /** A Monday, 12:00 UTC: inside any schedule that includes Monday noon. */
 export const MONDAY_NOON = Date.UTC(2026, 0, 5, 12)
 
@@ -35,12 +36,8 @@ export function fidelityFake(options: FakeServiceOptions = {}) {
     maxRetries: 0,
   })
   const send = async (method: string, path: string, body?: unknown): Promise<WireAnswer> => {
-    const response = await fake.fetch(`https://fake.test${path}`, {
-      method,
-      headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    const { status, body: answer } = await rawFetch(fake, method, path, body)
+    return { status, body: answer as Record<string, unknown> }
   }
   return {
     fake,
@@ -65,4 +62,45 @@ export async function notSent(call: PromiseLike<unknown>): Promise<TriggerResult
   if (!(error instanceof TriggerNotSentError))
     throw new Error(`expected TriggerNotSentError, got ${String(error)}`)
   return error.result
+}
+
+/** The seeded fake and the SDK over its `fake.fetch`, as a user's test builds them. */
+export function fakeWithClient(options?: FakeServiceOptions): {
+  fake: FakeService
+  client: NotificationClient
+} {
+  const fake = seededFake(options)
+  const client = new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: 'https://fake.test',
+    fetch: fake.fetch,
+    logLevel: 'off',
+  })
+  return { fake, client }
+}
+
+export interface RawAnswer {
+  status: number
+  headers: Headers
+  body: unknown
+}
+
+/**
+ * One request through `fake.fetch`, as a user's code without the SDK sends it: for what the SDK
+ * would refuse to send, and for the headers it does not hand back.
+ */
+export async function rawFetch(
+  fake: FakeService,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
+  const response = await fake.fetch(`https://fake.test${path}`, {
+    method,
+    headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { FakeService } from '../../../src/testing/index.js'
 import { seededFake } from '../../helpers/fake.js'
-import { type RawAnswer, rawFetch } from './raw-fetch.js'
+import { type RawAnswer, rawFetch } from './setup.js'
 
 // Rate limits, checked against the server's apps/api/src/app/rate-limiting/guards/throttler.guard.e2e.ts,
 // the guard it tests (throttler.guard.ts), the EvaluateApiRateLimit use case and the controllers'

@@ -24,7 +24,7 @@ const KEY = 'trigger'
 
 /**
  * notifykit's `rateLimit`, shared through PostgreSQL. In each instance, for a bucket of 2,000 units/s
- * with a burst of 2,200 (`RateLimit-Policy: 2200;w=1.1`):
+ * with a burst of 2,200 (`RateLimit-Policy: 10000;w=5;burst=2200;…`):
  *
  *     const rateLimit = await postgresRateLimiter({ pool, points: 500, duration: 0.25, keyPrefix: 'notifykit' })
  *     const client = new NotificationClient({ rateLimit })

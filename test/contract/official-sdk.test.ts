@@ -1,0 +1,71 @@
+import { Novu } from '@novu/api'
+import { HTTPClient } from '@novu/api/lib/http.js'
+import { describe, expect, it } from 'vitest'
+import { API_KEY, seededFake } from '../helpers/fake.js'
+
+// The service's own SDK (@novu/api) against the fake: it validates every answer with its own
+// schemas, so an answer of the fake that the real server would not give (a missing field, a wrong
+// type, an error body of another shape) fails here even where notifykit's lenient reading would
+// take it.
+
+function officialClientOn(fake = seededFake()) {
+  const novu = new Novu({
+    secretKey: API_KEY,
+    serverURL: 'https://fake.test',
+    httpClient: new HTTPClient({ fetcher: (input, init) => fake.fetch(input, init) }),
+    retryConfig: { strategy: 'none' },
+  })
+  return { fake, novu }
+}
+
+describe('the official SDK against the fake', () => {
+  it('triggers, reads the notification, and cancels a pending delay', async () => {
+    const { fake, novu } = officialClientOn()
+    const sent = await novu.trigger({ workflowId: 'welcome', to: 'alice', payload: { plan: 'pro' } })
+    expect(sent.result).toMatchObject({ acknowledged: true, status: 'processed' })
+    const id = fake.notifications[0]?._id ?? ''
+    const read = await novu.notifications.retrieve(id)
+    expect(read.result.jobs?.map((job) => job.type)).toEqual(['in_app', 'email'])
+
+    const delayed = await novu.trigger({ workflowId: 'delayed', to: 'bob', transactionId: 'tx-delayed' })
+    expect(delayed.result.transactionId).toBe('tx-delayed')
+    expect((await novu.cancel('tx-delayed')).result).toBe(true)
+    expect((await novu.cancel('tx-delayed')).result).toBe(false)
+  })
+
+  it('reads a bulk answer with one failing event, and a broadcast', async () => {
+    const { novu } = officialClientOn()
+    const bulk = await novu.triggerBulk({
+      events: [
+        { workflowId: 'welcome', to: 'alice' },
+        { workflowId: 'no-such-workflow', to: 'alice' },
+      ],
+    })
+    expect(bulk.result.map((result) => result.status)).toEqual(['processed', 'error'])
+    expect(bulk.result[1]?.error).toEqual(['workflow_not_found'])
+    const broadcast = await novu.triggerBroadcast({ name: 'welcome', payload: {} })
+    expect(broadcast.result).toMatchObject({ acknowledged: true, status: 'processed' })
+  })
+
+  it('a trigger naming an unknown tenant is acknowledged as no_tenant_found', async () => {
+    const { fake, novu } = officialClientOn()
+    const answer = await novu.trigger({ workflowId: 'welcome', to: 'alice', tenant: 'globex' })
+    expect(answer.result).toMatchObject({ acknowledged: true, status: 'no_tenant_found' })
+    expect(fake.notifications).toEqual([])
+  })
+
+  it('updates preferences and marks messages', async () => {
+    const { novu } = officialClientOn()
+    await novu.trigger({ workflowId: 'welcome', to: 'alice' })
+    const preferences = await novu.subscribers.preferences.update({ channels: { email: false } }, 'alice')
+    expect(preferences.result.global.channels).toMatchObject({ email: false })
+    const marked = await novu.subscribers.messages.markAll({ markAs: 'read' }, 'alice')
+    expect(marked.result).toBe(1)
+  })
+
+  it('an unknown workflow is an error the official SDK reads as the server’s 422', async () => {
+    const { novu } = officialClientOn()
+    const error = await novu.trigger({ workflowId: 'nope', to: 'alice' }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ statusCode: 422 })
+  })
+})

@@ -80,6 +80,8 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
   readonly #connection: Connection
   /** By bucket; shared with the clients `withOptions` derives, whatever connection they use. */
   readonly #buckets: Map<string, BucketState>
+  /** Every key of the family, scrubbed from the logs of each of its clients. */
+  readonly #apiKeys: Set<string>
   /** False for a client made by `withOptions`: closing it leaves its parent's connection open. */
   readonly #ownsConnection: boolean
 
@@ -91,10 +93,12 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     this.#options = { ...options }
     platform.checkRuntime(options.dangerouslyAllowBrowser === true)
     const settings = resolveSettings(options, readEnv)
-    const logger = new LevelLogger(options.logger ?? console, settings.logLevel, settings.apiKey)
+    const parent = fromParent.get(options)
+    const apiKeys = parent?.apiKeys ?? new Set<string>()
+    apiKeys.add(settings.apiKey)
+    const logger = new LevelLogger(options.logger ?? console, settings.logLevel, apiKeys)
     // Checked before the connection exists: a bad hook must not leave a pool open behind it.
     const hooks = observer(options.hooks, settings, logger)
-    const parent = fromParent.get(options)
     const shared = parent?.connection
     this.#ownsConnection = !shared
     this.#connection = shared ?? {
@@ -104,6 +108,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     }
     const buckets: Map<string, BucketState> = parent?.buckets ?? new Map()
     this.#buckets = buckets
+    this.#apiKeys = apiKeys
     // One pacer and one retry budget per bucket (the server keeps one per API key, and another origin
     // is another server), for this client and those `withOptions` derives from it. Not per process:
     // that would be state shared by every test of a file, in a table keyed by the API key.
@@ -164,6 +169,7 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     fromParent.set(options, {
       connection: sameNetwork ? this.#connection : undefined,
       buckets: this.#buckets,
+      apiKeys: this.#apiKeys,
     })
     return new NotificationClient<W>(options)
   }
@@ -267,7 +273,7 @@ function bucketOf(buckets: Map<string, BucketState>, key: string): BucketState {
 // client's constructor without making them options.
 const fromParent = new WeakMap<
   object,
-  { connection: Connection | undefined; buckets: Map<string, BucketState> }
+  { connection: Connection | undefined; buckets: Map<string, BucketState>; apiKeys: Set<string> }
 >()
 
 interface Settings {

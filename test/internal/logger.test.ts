@@ -379,7 +379,7 @@ describe('bodies', () => {
 describe('the key in a log field', () => {
   function logged(apiKey: string, fields: LogFields): unknown[] {
     const { logger, lines } = captureLogs()
-    new LevelLogger(logger, 'debug', apiKey).warn('line', fields)
+    new LevelLogger(logger, 'debug', new Set([apiKey])).warn('line', fields)
     return lines.map((line) => line.details)
   }
 
@@ -396,5 +396,29 @@ describe('the key in a log field', () => {
 
   it('a test key used as an object key is redacted where it is the whole key, and leaves other keys whole', () => {
     expect(logged('k', { k: 1, kind: 2 })).toEqual([{ '[redacted]': 1, kind: 2 }])
+  })
+})
+
+// A client and those `withOptions` derives may hold other keys (one per tenant): a body one of them
+// logs may carry another's key, and no client of the family writes any of them.
+describe('the keys of a client family', () => {
+  const TENANT_KEY = 'nk_live_tenant_7c41e2a9b06d'
+
+  it('a body naming the other key is redacted in the logs of the parent and of the derived client', async () => {
+    const { logger, lines } = captureLogs()
+    const parent = clientWith({ logger, logLevel: 'debug', logBodies: true }, [
+      http.post(`${BASE_URL}/v1/events/trigger`, () =>
+        HttpResponse.json({ data: { acknowledged: true, status: 'processed' } }, { status: 201 }),
+      ),
+    ])
+    // The parent logs before the other key exists, and after.
+    await parent.events.trigger({ name: 'welcome', to: 'user-1' })
+    const tenant = parent.withOptions({ apiKey: TENANT_KEY })
+    await tenant.events.trigger({ name: 'welcome', to: 'user-1', payload: { note: API_KEY } })
+    await parent.events.trigger({ name: 'welcome', to: 'user-1', payload: { note: TENANT_KEY } })
+    const rendered = lines.map((line) => line.rendered).join('\n')
+    expect(rendered).toContain('[redacted]')
+    expect(rendered).not.toContain(API_KEY)
+    expect(rendered).not.toContain(TENANT_KEY)
   })
 })

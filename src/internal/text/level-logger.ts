@@ -7,18 +7,21 @@ const SEVERITY: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3,
 
 /**
  * The SDK's own view of a logger: level filtering in one place, and a last line of defence that
- * scrubs the API key from anything about to be written, whatever a caller put in a message.
+ * scrubs the API keys from anything about to be written, whatever a caller put in a message.
  * @internal
  */
 export class LevelLogger {
   readonly #sink: Logger
   readonly #threshold: number
-  readonly #redact: (text: string) => string
+  /** The keys of the client family (a client and those `withOptions` derives), which grows. */
+  readonly #secrets: ReadonlySet<string>
+  #redact: (text: string) => string = (text) => text
+  #redactedKeys = 0
 
-  constructor(sink: Logger, level: LogLevel, secret: string) {
+  constructor(sink: Logger, level: LogLevel, secrets: ReadonlySet<string>) {
     this.#sink = sink
     this.#threshold = SEVERITY[level]
-    this.#redact = secret ? keyRedactor(secret) : (text) => text
+    this.#secrets = secrets
   }
 
   enabled(level: Exclude<LogLevel, 'off'>): boolean {
@@ -40,6 +43,11 @@ export class LevelLogger {
   /** One call per line, `(message, fields)`, the fields one flat object: the `Logger` contract. */
   #write(level: Exclude<LogLevel, 'off'>, message: string, fields: LogFields) {
     try {
+      // A derived client's key may stand in a body another client of the family logs.
+      if (this.#secrets.size !== this.#redactedKeys) {
+        this.#redact = keyRedactor(...this.#secrets)
+        this.#redactedKeys = this.#secrets.size
+      }
       const line = this.#redact(`notifykit: ${message}`)
       const facts = redactDeep(fields, this.#redact) as LogFields
       // console prints an object over several lines; log collectors expect one entry per line.

@@ -17,23 +17,28 @@ const MIN_REAL_KEY_LENGTH = 16
 const AUTHORIZATION_VALUE = /\bApiKey (?!\[redacted\])[^\s"',;]+/g
 
 /**
- * The function that takes the key out of a text the SDK writes (a log line) or raises (a foreign
+ * The function that takes the keys out of a text the SDK writes (a log line) or raises (a foreign
  * error). A real key is replaced wherever it occurs, inside a word or an encoded URL too. A test key
  * is replaced only where it stands alone (`ApiKey k`, `"k"`, `/k/`), so that it leaves other words
  * whole. Then any `ApiKey <value>` left is replaced too: the header's value never shows, whatever
  * the key's length or neighbours.
  */
-export function keyRedactor(secret: string): (text: string) => string {
-  const alternatives = secretForms(secret).map((form) => {
-    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    if (secret.length >= MIN_REAL_KEY_LENGTH) return escaped
-    // A boundary is required only on a side where the key itself begins or ends with a word character.
-    const before = /^[\w-]/.test(form) ? '(?<![\\w-])' : ''
-    const after = /[\w-]$/.test(form) ? '(?![\\w-])' : ''
-    return before + escaped + after
-  })
-  const pattern = new RegExp(alternatives.join('|'), 'g')
-  return (text) => text.replace(pattern, REDACTED).replace(AUTHORIZATION_VALUE, `ApiKey ${REDACTED}`)
+export function keyRedactor(...secrets: string[]): (text: string) => string {
+  const alternatives = secrets.filter(Boolean).flatMap((secret) =>
+    secretForms(secret).map((form) => {
+      const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      if (secret.length >= MIN_REAL_KEY_LENGTH) return escaped
+      // A boundary is required only on a side where the key itself begins or ends with a word character.
+      const before = /^[\w-]/.test(form) ? '(?<![\\w-])' : ''
+      const after = /[\w-]$/.test(form) ? '(?![\\w-])' : ''
+      return before + escaped + after
+    }),
+  )
+  // The longest first: a key that holds another is replaced whole.
+  alternatives.sort((a, b) => b.length - a.length)
+  const pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined
+  return (text) =>
+    (pattern ? text.replace(pattern, REDACTED) : text).replace(AUTHORIZATION_VALUE, `ApiKey ${REDACTED}`)
 }
 
 /** Replaces every occurrence of one form of the secret in a string. */

@@ -365,7 +365,8 @@ function errorClassForStatus(status: number): ApiErrorClass {
 /**
  * The server accepted the request and answered that it sent nothing for the event: `status` says
  * why (`trigger_not_active`, `no_workflow_active_steps_defined`, `no_workflow_steps_defined`,
- * `no_tenant_found`, `invalid_recipients`, or `error` for an event of a bulk). Sending it again
+ * `no_tenant_found`, `invalid_recipients`, `subscriber_id_missing`, or `error`: every value of
+ * `TRIGGER_NOT_SENT_STATUSES`). Sending it again
  * unchanged gets the same answer: fix the cause, then send it with a new idempotency key. A status
  * this version of notifykit does not know is never read as this: the call resolves, and a warning
  * is logged once.

@@ -1,3 +1,4 @@
+import { NotificationClient } from '../../src/index.js'
 import { createFakeService, type FakeService, type FakeServiceOptions } from '../../src/testing/index.js'
 import type { TransportName } from './transport.js'
 import type { Connection } from './wire.js'
@@ -72,4 +73,19 @@ export async function call(
 /** The `data` of a `{ data }` body. */
 export function data(result: CallResult): unknown {
   return (result.body as { data: unknown }).data
+}
+
+/** The seeded fake and the SDK over its `fake.fetch`, as a user's test builds them. */
+export function fakeWithClient(options?: FakeServiceOptions): {
+  fake: FakeService
+  client: NotificationClient
+} {
+  const fake = seededFake(options)
+  const client = new NotificationClient({
+    apiKey: API_KEY,
+    baseUrl: 'https://fake.test',
+    fetch: fake.fetch,
+    logLevel: 'off',
+  })
+  return { fake, client }
 }

@@ -52,6 +52,20 @@ async function outcomeOf<T>(
   return settled
 }
 
+/**
+ * The attempts of six calls once every answer is a 503: a full budget gives three calls their
+ * retries (`maxRetries` 2), and then calls fail after one attempt.
+ */
+async function attemptsInAnOutage(fake: FakeService, client: NotificationClient): Promise<number[]> {
+  fake.failNext({ status: 503, times: 1_000 })
+  const attempts: number[] = []
+  for (let call = 0; call < 6; call++) {
+    const outcome = await outcomeOf(client.events.trigger(EVENT))
+    if (!outcome.ok) attempts.push(outcome.error.attempts)
+  }
+  return attempts
+}
+
 describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
   it('during an outage, stops retrying after a few failures, and calls fail at once with the last error', async () => {
     const fake = seededFake()
@@ -80,13 +94,7 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
     const fake = seededFake()
     const { client } = clientOf(fake, transport)
     for (let call = 0; call < 200; call++) await outcomeOf(client.events.trigger(EVENT))
-    fake.failNext({ status: 503, times: 1_000 })
-    const attempts: number[] = []
-    for (let call = 0; call < 6; call++) {
-      const outcome = await outcomeOf(client.events.trigger(EVENT))
-      if (!outcome.ok) attempts.push(outcome.error.attempts)
-    }
-    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
+    expect(await attemptsInAnOutage(fake, client)).toEqual([3, 3, 3, 1, 1, 1])
   })
 
   it('spends nothing on 429s: the outage after a spell of them finds the budget full', async () => {
@@ -97,13 +105,7 @@ describe.each(TRANSPORTS)('the retry budget (%s)', (transport) => {
       const outcome = await outcomeOf(client.events.trigger(EVENT).withResponse())
       expect(outcome.ok && outcome.value.response.attempts).toBe(2)
     }
-    fake.failNext({ status: 503, times: 1_000 })
-    const attempts: number[] = []
-    for (let call = 0; call < 6; call++) {
-      const outcome = await outcomeOf(client.events.trigger(EVENT))
-      if (!outcome.ok) attempts.push(outcome.error.attempts)
-    }
-    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
+    expect(await attemptsInAnOutage(fake, client)).toEqual([3, 3, 3, 1, 1, 1])
   })
 
   it('tells the hooks: no onRetry once the budget is spent, and onCallEnd gets the marked error', async () => {
@@ -234,12 +236,6 @@ describe('the retry budget and the free retry of a stale socket', () => {
       expect(outcome.ok && outcome.value.response.attempts).toBe(2)
     }
     stale = false
-    fake.failNext({ status: 503, times: 1_000 })
-    const attempts: number[] = []
-    for (let call = 0; call < 6; call++) {
-      const outcome = await outcomeOf(client.events.trigger(EVENT))
-      if (!outcome.ok) attempts.push(outcome.error.attempts)
-    }
-    expect(attempts).toEqual([3, 3, 3, 1, 1, 1])
+    expect(await attemptsInAnOutage(fake, client)).toEqual([3, 3, 3, 1, 1, 1])
   })
 })

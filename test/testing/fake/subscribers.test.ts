@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { NotificationClient } from '../../../src/index.js'
-import { API_KEY, seededFake } from '../../helpers/fake.js'
+import { fakeWithClient as setup } from '../../helpers/fake.js'
 
 // What a test reads to check the subscribers an app created or updated through its triggers.
-
-function setup() {
-  const fake = seededFake()
-  const client = new NotificationClient({
-    apiKey: API_KEY,
-    baseUrl: 'https://fake.test',
-    fetch: fake.fetch,
-    logLevel: 'off',
-  })
-  return { fake, client }
-}
 
 describe('fake.subscribers and fake.subscriber(id)', () => {
   it('lists seeded subscribers, then those triggers created, in order of appearance', async () => {

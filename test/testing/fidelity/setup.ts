@@ -5,7 +5,9 @@ import {
   type FakeServiceOptions,
   type FakeWorkflowStep,
 } from '../../../src/testing/index.js'
-import { API_KEY, seededFake } from '../../helpers/fake.js'
+import { API_KEY, fakeWithClient } from '../../helpers/fake.js'
+
+export { fakeWithClient }
 
 // The fidelity suite: each check follows one test (or use case) of the service's public repository
 // and names it, `[<path>: "<test title>"]`, so a reader can hold the fake against the server's word.
@@ -62,21 +64,6 @@ export async function notSent(call: PromiseLike<unknown>): Promise<TriggerResult
   if (!(error instanceof TriggerNotSentError))
     throw new Error(`expected TriggerNotSentError, got ${String(error)}`)
   return error.result
-}
-
-/** The seeded fake and the SDK over its `fake.fetch`, as a user's test builds them. */
-export function fakeWithClient(options?: FakeServiceOptions): {
-  fake: FakeService
-  client: NotificationClient
-} {
-  const fake = seededFake(options)
-  const client = new NotificationClient({
-    apiKey: API_KEY,
-    baseUrl: 'https://fake.test',
-    fetch: fake.fetch,
-    logLevel: 'off',
-  })
-  return { fake, client }
 }
 
 export interface RawAnswer {

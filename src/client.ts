@@ -115,12 +115,15 @@ export class NotificationClient<W extends object = WorkflowPayloads> {
     const bucketKey = `${settings.origin} ${settings.apiKey}`
     const { rateLimit } = options
     const ownPacer = typeof rateLimit === 'object' ? externalPacer(rateLimit) : undefined
+    // Made again only when the bucket is (after a fake's reset), not on every call.
+    let current: { bucket: BucketState; state: SharedState } | undefined
     const sharedState = (): SharedState => {
       const bucket = bucketOf(buckets, bucketKey)
-      return {
-        rateLimiter: rateLimit === 'off' ? undefined : (ownPacer ?? bucket.pacer),
-        retryBudget: bucket.retryBudget,
+      if (current?.bucket !== bucket) {
+        const rateLimiter = rateLimit === 'off' ? undefined : (ownPacer ?? bucket.pacer)
+        current = { bucket, state: { rateLimiter, retryBudget: bucket.retryBudget } }
       }
+      return current.state
     }
     const core = new RequestCore({
       transport: this.#connection.inFlight.track(

@@ -72,19 +72,29 @@ const NOT_SENT: ReadonlySet<unknown> = new Set(TRIGGER_NOT_SENT_STATUSES)
  * @internal
  */
 export function triggerVerdict(result: TriggerResult, what: string): SendVerdict | undefined {
-  const status: unknown = (result as Partial<TriggerResult> | null)?.status
-  if (status === 'processed') return undefined
+  const status = statusOf(result)
   if (NOT_SENT.has(status)) return { notSent: new TriggerNotSentError(result, what) }
-  // No status at all is drift, which the response reader reports.
-  return typeof status === 'string' ? { unknownStatus: status } : undefined
+  return unknownStatus(status)
 }
 
 function firstUnknownStatus(results: readonly TriggerResult[]): SendVerdict | undefined {
   for (const result of results) {
-    const verdict = triggerVerdict(result, 'an event')
-    if (verdict?.unknownStatus !== undefined) return verdict
+    const verdict = unknownStatus(statusOf(result))
+    if (verdict) return verdict
   }
   return undefined
+}
+
+/** Read as received: a drifted answer may hold no object, or no status. */
+function statusOf(result: TriggerResult): unknown {
+  return (result as Partial<TriggerResult> | null)?.status
+}
+
+/** A status this version does not know; no status at all is drift, which the response reader reports. */
+function unknownStatus(status: unknown): SendVerdict | undefined {
+  return typeof status === 'string' && status !== 'processed' && !NOT_SENT.has(status)
+    ? { unknownStatus: status }
+    : undefined
 }
 
 /** The `workflows` client option: payload schemas (Standard Schema v1) by workflow name. */

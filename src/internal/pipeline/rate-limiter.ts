@@ -27,33 +27,41 @@ export interface Pacer {
 
 // A fleet is many clients (serverless instances) on one API key, so one bucket on the server, that
 // never talk to each other. Each client sends at its share of the bucket's refill, and of what the
-// server says is left above the level it keeps in the bucket (`LEVEL_KEPT`, for requests in flight
-// that no client sees yet). Once per window, the time the refill takes to restore that level, each
-// client makes one decision from the `RateLimit-Remaining` that every client sees alike: it adds
-// `STEP` per window since its last decision to its share, then scales the sum by one factor, the
-// same for every client: what the fleet could have drawn over the window and left the level, over
-// what it drew (at most `CUT` when the window ended below the level; at least 1 / `CUT`). Scaling
-// keeps the ratio between two shares and the equal step closes their gap, so the shares converge to
-// equal ones while together they draw the refill (Chiu and Jain's additive increase, multiplicative
-// decrease). A newcomer is paced from its first answer by its part of what the bucket lacks, taken
-// as full before it came: alone, all of it; among others, about their share; in its first window it
-// keeps no level but sends no more than the first wave at once, since others that started with it
-// may not show yet. A 429 cuts the share by `CUT` and is its window's decision; its `Retry-After`
-// pauses every request of the client until then.
+// server says is left above a level the fleet keeps in it for the requests in flight that no client
+// sees yet (what the refill restores in a window, `LEVEL_KEPT` of the bucket at most). Once per
+// window a client sets its share from the `RateLimit-Remaining` that every client sees alike: the
+// bucket's fall over the window, with its refill, is what the fleet drew, and the client's own units
+// over that are its part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its
+// room from the others' parts and a leaver's is taken up at once. The new share is the part, scaled
+// down when the fleet drew more than would have kept the level (one factor for every client), plus
+// an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
+// converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
+// Before its first decision a client takes its part of what the bucket lacks, taken as full before
+// it came; it has no more than one bulk request in flight, so that it learns of others that started
+// with it before it draws much, and it reads the bucket again a window after its first answer,
+// however small its share, if the bucket holds the request and the client owes nothing. A 429 cuts the share by `CUT` and is its window's decision;
+// its `Retry-After` pauses every request of the client until then.
 
-/** What a 429 leaves of a share; a window raises a share by at most its inverse. */
+/** What a 429 leaves of a share. */
 const CUT = 0.7
-/** What each client adds to its share each window: equal steps close the gap between shares. */
+/** What each client adds to its share per window: equal steps close the gap between shares. */
 const STEP = 1 / 16
 /** The smallest share: a client keeps sending a trickle, and so keeps reading the bucket. */
 const MIN_SHARE = 1 / 64
 /** The part of the bucket a fleet leaves in it, for the requests in flight no client sees yet. */
 const LEVEL_KEPT = 1 / 4
+/** How often a client decides its share: a few round trips, so that its reads have caught up. */
+const WINDOW_MS = 250
 /**
  * Units in flight before the first answer: two bulk requests or broadcasts, as many as `triggerBulk`
- * sends at once by default, so that a client alone meets the limit only when it asks for more.
+ * sends at once by default. Clients that start together each send this much blind.
  */
 const FIRST_WAVE_UNITS = 200
+/**
+ * Units in flight from the first answer to the first decision: one bulk request, so that each
+ * answer shows the requests of others that started with it before the next goes.
+ */
+const JOINING_UNITS = 100
 
 /**
  * A pacer that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
@@ -65,12 +73,13 @@ export function createRateLimiter(): Pacer {
   /** The trigger bucket as the latest policy states it: units it holds, units it refills per ms. */
   let capacity = 0
   let refillPerMs = 0
-  /** The part of the bucket this client takes, in [`MIN_SHARE`, 1]. */
+  /** The part of the refill, and of what is left above the level kept, this client takes. */
   let share = 1
-  /** In its first window, each answer may lower a client's share to its part of what it saw drawn. */
-  let joining = true
-  /** The latest decision: when, what the bucket had left then, and the mark of that answer's request. */
+  /** The latest decision (the first answer, before the first): when, what was left, its request's mark. */
   let decided: { at: number; remaining: number; mark: number } | undefined
+  let joining = true
+  /** What the latest report said was left in the bucket. */
+  let left = 0
   /** The units this client may send, as of `creditAt`; they grow at its share of the refill. */
   let credit = 0
   let creditAt = 0
@@ -83,35 +92,34 @@ export function createRateLimiter(): Pacer {
   /** The mark of the latest request whose answer set the credit. */
   let latestMark = 0
   let answered = false
-  let firstAnswer: { promise: Promise<void>; resolve: () => void } | undefined
   /** Requests waiting for their turn, first come first served; `timer` wakes the first. */
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** In its first window a client keeps no level: it does not know yet whether it is alone. */
-  const levelKept = () => (joining ? 0 : LEVEL_KEPT * capacity)
-  /** The window: how long the refill takes to restore the level a fleet keeps. */
-  const windowMs = () => (LEVEL_KEPT * capacity) / refillPerMs
-  /**
-   * The credit at `now`, up to this client's part of the bucket above the level kept; in its first
-   * window, up to the first wave, since its first answers may not show yet the others that started
-   * with it.
-   */
+  /** The level a fleet keeps: what the refill restores in a window, a part of the bucket at most. */
+  const levelKept = () => Math.min(LEVEL_KEPT * capacity, refillPerMs * WINDOW_MS)
+  /** The credit at `now`, up to this client's part of the bucket above the level kept. */
   const creditAtTime = (now: number) =>
-    Math.min(
-      joining ? FIRST_WAVE_UNITS : share * (capacity - levelKept()),
-      credit + (now - creditAt) * refillPerMs * share,
-    )
+    Math.min(share * (capacity - levelKept()), credit + (now - creditAt) * refillPerMs * share)
   const setCredit = (units: number, now: number) => {
     credit = units
     creditAt = now
   }
+  /** What may be in flight before the first answer, and then until the first decision. */
+  const inFlightCap = () =>
+    !answered ? FIRST_WAVE_UNITS : joining && capacity > 0 ? JOINING_UNITS : Infinity
+  const waveFull = (cost: number) => inFlight > 0 && inFlight + cost > inFlightCap()
 
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
   const readyAt = (units: number, now: number) => {
     if (capacity === 0) return pausedUntil
     const missing = Math.min(units, share * (capacity - levelKept())) - creditAtTime(now)
-    return Math.max(pausedUntil, now + Math.max(0, missing) / (refillPerMs * share))
+    const paced = now + Math.max(0, missing) / (refillPerMs * share)
+    // Before its first decision, a client reads the bucket again a window after its first answer if
+    // the bucket holds the request and the client owes nothing.
+    const reads = joining && creditAtTime(now) >= 0 && left - inFlight >= units
+    const readAt = reads && decided !== undefined ? decided.at + WINDOW_MS : paced
+    return Math.max(pausedUntil, Math.min(paced, readAt))
   }
 
   const send = (cost: number, now: number) => {
@@ -127,6 +135,8 @@ export function createRateLimiter(): Pacer {
     timer = undefined
     const now = Date.now()
     for (let first = line[0]; first !== undefined; first = line[0]) {
+      // A full wave waits for an answer, which releases the line again.
+      if (waveFull(first.cost)) return
       const at = readyAt(first.cost, now)
       if (at > now) {
         timer = setTimeout(release, Math.ceil(at - now))
@@ -138,11 +148,11 @@ export function createRateLimiter(): Pacer {
   }
 
   const take = (cost: number, { signal, deadlineMs }: RequestOptions, deadline: number | undefined) => {
-    if (line.length === 0 && capacity === 0 && pausedUntil === 0) return send(cost, 0)
+    if (line.length === 0 && capacity === 0 && pausedUntil === 0 && !waveFull(cost)) return send(cost, 0)
     const now = Date.now()
     const queued = line.reduce((units, waiting) => units + waiting.cost, cost)
     const at = readyAt(queued, now)
-    if (line.length === 0 && at <= now) return send(cost, now)
+    if (line.length === 0 && at <= now && !waveFull(cost)) return send(cost, now)
     // Waiting for a turn that comes after the deadline would only delay the same failure.
     if (deadline !== undefined && at >= deadline) throw deadlineError(deadlineMs)
     if (signal?.aborted) throw callerAbortError(signal)
@@ -165,17 +175,6 @@ export function createRateLimiter(): Pacer {
     })
   }
 
-  /**
-   * Before the first answer, no more than `FIRST_WAVE_UNITS` in flight: the bucket may be shared,
-   * and a fleet starting at once, each client sending all it may, would overdraw it before any
-   * learns of it.
-   */
-  const afterFirstAnswer = async (cost: number, options: RequestOptions, deadline: number | undefined) => {
-    firstAnswer ??= withResolvers()
-    await sleepUntil(firstAnswer.promise, options.signal)
-    return take(cost, options, deadline)
-  }
-
   const setShare = (value: number, now: number) => {
     setCredit(creditAtTime(now), now)
     share = Math.max(MIN_SHARE, Math.min(1, value))
@@ -184,99 +183,70 @@ export function createRateLimiter(): Pacer {
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
     decided ??= { at: now, remaining, mark }
-    if (mark < decided.mark || now - decided.at < windowMs()) {
-      // In its first window, each answer may lower the share to this client's part of what the
-      // bucket lacks, taken as full before it came: alone, all of it; among others, about theirs.
+    if (mark <= decided.mark || now - decided.at < WINDOW_MS) {
       if (joining && capacity > remaining) setShare(Math.min(share, letThrough / (capacity - remaining)), now)
       return
     }
-    joining = false
-    // What the fleet could have drawn over the window and left the level kept, against what it drew.
-    const expected = decided.remaining + (now - decided.at) * refillPerMs
-    const drawn = expected - remaining
-    let factor = drawn > 0 ? (expected - levelKept()) / drawn : 1 / CUT
-    if (remaining < levelKept()) factor = Math.min(factor, CUT)
-    // A step per window of time, however often this client reads: a small share reads seldom.
-    const step = (STEP * (now - decided.at)) / windowMs()
-    setShare((share + step) * Math.min(1 / CUT, factor), now)
+    // What the fleet drew over the window: what the refill would have left, less what is left.
+    const expected = Math.min(capacity, decided.remaining + (now - decided.at) * refillPerMs)
+    const own = mark - decided.mark
+    const drawn = Math.max(own, expected - remaining)
+    const target = expected - levelKept()
+    const factor = drawn > target ? Math.max(0, target) / drawn : 1
+    setShare((own / drawn) * factor + (STEP * (now - decided.at)) / WINDOW_MS, now)
     decided = { at: now, remaining, mark }
+    joining = false
   }
 
   /** A 429: a cut, unless this window has had its decision. */
   const cut = (now: number, remaining: number, mark: number) => {
-    if (decided !== undefined && now - decided.at < windowMs()) return
+    if (!joining && decided !== undefined && now - decided.at < WINDOW_MS) return
     setShare(share * CUT, now)
     decided = { at: now, remaining, mark }
     joining = false
   }
 
+  /** What an answer says of the bucket: its policy and what is left, or a 429's pause. */
+  const read = (mark: number, { status, headers }: { status: number; headers: ResponseHeaders }) => {
+    const policy = parseRateLimitPolicy(headers['ratelimit-policy'])
+    const { w, burst, category } = policy?.parameters ?? {}
+    // Triggers draw from the trigger bucket only: another category's numbers are another bucket's.
+    if (category !== undefined && category !== 'trigger') return
+    const now = Date.now()
+    const remaining = Number(headers['ratelimit-remaining'])
+    // `<limit>;w=<seconds>;burst=<units>`: the limit is what the window refills, the burst what
+    // the bucket holds (the limit, without it). Most servers send no policy.
+    const described = policy !== undefined && Number(w) > 0 && remaining >= 0
+    if (described) {
+      capacity = Number(burst) > 0 ? Number(burst) : policy.limit
+      refillPerMs = policy.limit / (Number(w) * 1000)
+    }
+    if (status === 429) cut(now, described ? remaining : 0, mark)
+    else if (described) decide(now, remaining, mark)
+    // Without `Retry-After` the 429'd request backs off as any retry does. A longer one than a retry
+    // waits out fails that call at once, and so it does the others, instead of holding them unseen.
+    const pauseMs = status === 429 ? parseRetryAfterMs(headers) : undefined
+    if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
+      // Empty until the pause ends, less what is sent and not answered.
+      pausedUntil = now + pauseMs
+      setCredit(-inFlight, pausedUntil)
+    } else if (described && now >= pausedUntil && mark >= latestMark) {
+      // The latest word on the bucket (an overtaken answer says less): this client's part of what
+      // is left above the level kept, less what it has in flight, some of which the server counted.
+      latestMark = mark
+      left = remaining
+      setCredit(share * (remaining - levelKept()) - inFlight, now)
+    }
+  }
+
   return {
-    acquire(cost, options, deadline) {
-      if (!answered && inFlight > 0 && inFlight + cost > FIRST_WAVE_UNITS) {
-        return afterFirstAnswer(cost, options, deadline)
-      }
-      return take(cost, options, deadline)
-    },
+    acquire: take,
 
     settle(cost, mark, response) {
       inFlight -= cost
-      if (!answered) {
-        answered = true
-        firstAnswer?.resolve()
-      }
-      if (response === undefined) return
-      const { status, headers } = response
-      const policy = parseRateLimitPolicy(headers['ratelimit-policy'])
-      const { w, burst, category } = policy?.parameters ?? {}
-      // Triggers draw from the trigger bucket only: another category's numbers are another bucket's.
-      if (category !== undefined && category !== 'trigger') return
-      const now = Date.now()
-      const remaining = Number(headers['ratelimit-remaining'])
-      // `<limit>;w=<seconds>;burst=<units>`: the limit is what the window refills, the burst what
-      // the bucket holds (the limit, without it). Most servers send no policy.
-      const described = policy !== undefined && Number(w) > 0 && remaining >= 0
-      if (described) {
-        capacity = Number(burst) > 0 ? Number(burst) : policy.limit
-        refillPerMs = policy.limit / (Number(w) * 1000)
-      }
-      if (status === 429) cut(now, described ? remaining : 0, mark)
-      else if (described) decide(now, remaining, mark)
-      // Without `Retry-After` the 429'd request backs off as any retry does. A longer one than a retry
-      // waits out fails that call at once, and so it does the others, instead of holding them unseen.
-      const pauseMs = status === 429 ? parseRetryAfterMs(headers) : undefined
-      if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
-        // Empty until the pause ends, less what is sent and not answered.
-        pausedUntil = now + pauseMs
-        setCredit(-inFlight, pausedUntil)
-      } else if (described && now >= pausedUntil && mark >= latestMark) {
-        // The latest word on the bucket (an overtaken answer says less): this client's part of what
-        // is left above the level kept, less what it has in flight, some of which the server counted.
-        latestMark = mark
-        setCredit(share * (remaining - levelKept()) - inFlight, now)
-      }
+      answered = true
+      if (response !== undefined) read(mark, response)
       if (line.length > 0) release()
     },
   }
-}
-
-function withResolvers(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => {}
-  const promise = new Promise<void>((settle) => {
-    resolve = settle
-  })
-  return { promise, resolve }
-}
-
-/** `promise`, or the caller's abort first. */
-function sleepUntil(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(callerAbortError(signal))
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(callerAbortError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    })
-  })
 }

@@ -55,13 +55,14 @@ describe('adaptive rate limiting (default)', () => {
   it('holds back a request that would overdraw the bucket until the refill, instead of a 429', async () => {
     const { clientWith, at, statuses } = setup({ rateLimit: { perSecond: 100, burst: 40 } })
     const client = clientWith()
-    // The first answer tells the client about the bucket: 39 units left, 100 a second.
+    // The first answer tells the client about the bucket: 39 units left, 100 a second, of which it
+    // keeps 10 (a quarter of the bucket, less than a window's refill) for requests it does not see.
     await client.events.trigger(EVENT)
-    const calls = Array.from({ length: 42 }, () => client.events.trigger(EVENT))
+    const calls = Array.from({ length: 32 }, () => client.events.trigger(EVENT))
     await vi.advanceTimersByTimeAsync(1_000)
     await Promise.all(calls)
-    // 39 go at once; the next three wait 10 ms each for a unit.
-    expect(at()).toEqual([...Array.from({ length: 40 }, () => 0), 10, 20, 30])
+    // 29 go at once; the next three wait 10 ms each for a unit.
+    expect(at()).toEqual([...Array.from({ length: 30 }, () => 0), 10, 20, 30])
     expect(statuses.every((status) => status === 201)).toBe(true)
   })
 
@@ -69,12 +70,13 @@ describe('adaptive rate limiting (default)', () => {
     const { clientWith, at } = setup({ rateLimit: { perSecond: 100, burst: 150 } })
     const client = clientWith()
     await client.events.triggerBulk([EVENT])
-    // 50 left: a second bulk request waits half a second; a read in the meantime does not.
+    // 50 left, 25 of them kept (a window's refill): a second bulk request waits for 75 units; a read
+    // in the meantime does not.
     const bulk = client.events.triggerBulk([EVENT])
     const read = client.notifications.get('missing').catch(() => undefined)
     await vi.advanceTimersByTimeAsync(1_000)
     await Promise.all([bulk, read])
-    expect(at()).toEqual([0, 0, 500])
+    expect(at()).toEqual([0, 0, 750])
   })
 
   it('after a 429, every request of the client and its derived clients waits for Retry-After', async () => {
@@ -217,16 +219,19 @@ describe('RateLimiter reading the bucket', () => {
     headers: { 'ratelimit-policy': '100;w=10', 'ratelimit-remaining': String(remaining) },
   })
 
-  it('takes the latest report as the picture with requests in flight: a bucket found fuller lets the next request go', () => {
+  it('takes the latest report as the picture with requests in flight: a bucket found fuller lets the next request go', async () => {
     const limiter = createRateLimiter()
     expect(limiter.acquire(10, {}, undefined)).toBe(10)
     limiter.settle(10, 10, report(90))
-    // Nine more draw what the first answer said was left: the picture is empty.
-    for (let mark = 20; mark <= 100; mark += 10) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
-    // The answer to the latest of them finds 90 left while eight of them are still in flight: the
-    // server counted none of those yet, so 10 more are there, and the next request goes at once.
-    limiter.settle(10, 100, report(90))
-    expect(limiter.acquire(10, {}, undefined)).toBe(110)
+    // Eight more draw what the first answer said was left above the level a client keeps (a window's
+    // refill, 2.5 units): the picture is empty.
+    for (let mark = 20; mark <= 90; mark += 10) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
+    const waiting = limiter.acquire(10, {}, undefined)
+    expect(waiting).toBeInstanceOf(Promise)
+    // The answer to the latest of them finds 90 left while seven of them are still in flight: the
+    // server counted none of those yet, so 17.5 more are there, and the waiting request goes at once.
+    limiter.settle(10, 90, report(90))
+    expect(await waiting).toBe(100)
   })
 
   it('an older answer that overtook a later one does not darken the picture', () => {

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseRateLimitPolicy } from '../../../src/internal/http/response-headers.js'
 import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.js'
 
-// The fleet controller, driven by hand on a fake clock: answers carry the bucket's headers as the
-// service sends them, and a client's share shows as the pace of its requests. The bucket: 1,000 units
-// refilled per second (a unit per ms), 1,000 held; a fleet keeps a quarter of it (250), and the
-// window is the time the refill takes to restore that quarter: 250 ms.
+// The fleet controller, driven by hand on a fake clock: a client sends units and reads answers that
+// carry the bucket's headers as the service sends them, and its share shows as the pace of its
+// requests. The bucket: 1,000 units refilled per second (a unit per ms), 1,000 held. The level a fleet
+// keeps is what the refill restores in a window of 250 ms: 250 units, a quarter of the bucket. A
+// share grows by a step of 1/16 per window.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
 const POLICY =
@@ -42,231 +43,220 @@ async function at(ms: number): Promise<void> {
   await vi.advanceTimersByTimeAsync(START + ms - Date.now())
 }
 
-/**
- * A client's pacer that has sent `sent` units and read its first answer, `remaining` left of the
- * bucket (full before), so that its share is `sent / (1,000 - remaining)`, 1 alone; then, a window
- * later, its first decision from the bucket at the level kept, which adds a step to that.
- */
-async function joined(sent: number, remaining: number, policy = POLICY, windowMs = WINDOW_MS) {
-  return (await fleetOf([[sent, remaining]], policy, windowMs))[0] as Client
-}
+type Client = ReturnType<typeof newClient>
 
-type Client = ReturnType<typeof clientOf>
-
-/** Clients that joined together, as `joined` says of one. */
-async function fleetOf(
-  firstAnswers: [sent: number, remaining: number][],
-  policy = POLICY,
-  windowMs = WINDOW_MS,
-) {
-  const clients = firstAnswers.map(([sent, remaining]) => clientOf(sent, remaining, policy))
-  await at(windowMs)
-  for (const client of clients) client.read((LEVEL_KEPT * windowMs) / WINDOW_MS)
-  return clients
-}
-
-function clientOf(sent: number, remaining: number, policy: string) {
+/** A client's pacer, and what a test does with it. */
+function newClient(policy = POLICY) {
   const limiter = createRateLimiter()
-  let latestMark = limiter.acquire(sent, {}, undefined) as number
-  limiter.settle(sent, latestMark, answer(remaining, { policy }))
-  /** An answer to the latest request, nothing left in flight. */
-  const read = (remaining: number, options: AnswerOptions = {}) =>
-    limiter.settle(0, latestMark, answer(remaining, { ...options, policy: options.policy ?? policy }))
-  /**
-   * How long a request of 100 units waits once a report puts the bucket at the level kept (this
-   * client's credit 0): 100 / share ms at a unit per ms. Read within the window of the last
-   * decision, so that the report decides nothing.
-   */
-  const paceMs = async (): Promise<number> => (await pacesOf(client))[0] as number
-  /** How long a request of 100 units waits from now, the picture as it is. */
-  const waitMs = async (): Promise<number> => (await waitsOf(client.startTurn()))[0] as number
-  /** Starts a request of 100 units; its promise says how long it waited, once the clock has moved. */
-  const startTurn = (): Promise<number> => {
-    const from = Date.now()
-    return Promise.resolve(limiter.acquire(100, {}, undefined)).then((mark) => {
-      latestMark = mark
-      limiter.settle(100, mark)
-      return Date.now() - from
-    })
+  let latestMark = 0
+  /** Sends `units` at once (it must be their turn) and reads the answer: `remaining` left, or no report. */
+  const send = (units: number, remaining?: number, options: AnswerOptions = {}) => {
+    const mark = limiter.acquire(units, {}, undefined)
+    if (typeof mark !== 'number') throw new Error(`${units} units are not free to go at once`)
+    latestMark = mark
+    const report = remaining === undefined ? undefined : answer(remaining, { policy, ...options })
+    limiter.settle(units, mark, report)
   }
-  const client = { read, paceMs, waitMs, startTurn }
+  /** Another answer to the latest request, with nothing in flight: it tells the bucket, it draws nothing. */
+  const read = (remaining: number, options: AnswerOptions = {}) =>
+    limiter.settle(0, latestMark, answer(remaining, { policy, ...options }))
+  /** How long `units` wait from now to go. */
+  const waitMs = async (units = 100): Promise<number> => {
+    const from = Date.now()
+    let wentAt: number | undefined
+    void Promise.resolve(limiter.acquire(units, {}, undefined)).then((mark) => {
+      wentAt = Date.now()
+      latestMark = mark
+      limiter.settle(units, mark)
+    })
+    await vi.advanceTimersByTimeAsync(0)
+    while (wentAt === undefined) await vi.advanceTimersByTimeAsync(1)
+    return wentAt - from
+  }
+  /** Its pace: how long 100 units wait once a report puts the bucket at the level kept, `100 / share` ms. */
+  const paceMs = () => {
+    read(LEVEL_KEPT)
+    return waitMs()
+  }
+  return { limiter, send, read, waitMs, paceMs }
+}
+
+/**
+ * A client that read a full bucket at first (990 left of its 10 units: alone) and decides a window
+ * later, having sent `units` meanwhile, from an answer with `remaining` left: the fleet drew
+ * `1,000 - remaining` over the window (its start was full), of which `units` are this client's.
+ */
+async function decided(units: number, remaining: number, windows = 1): Promise<Client> {
+  const client = newClient()
+  client.send(10, 990)
+  await vi.advanceTimersByTimeAsync(windows * WINDOW_MS)
+  client.send(units, remaining)
   return client
 }
 
-/** The paces of clients side by side, measured at the same instant (see `paceMs`). */
-function pacesOf(...clients: Client[]): Promise<number[]> {
-  for (const client of clients) client.read(LEVEL_KEPT)
-  return waitsOf(...clients.map((client) => client.startTurn()))
-}
-
-/** Moves the clock a millisecond at a time until every turn has come. */
-async function waitsOf(...turns: Promise<number>[]): Promise<number[]> {
-  const waits: (number | undefined)[] = turns.map(() => undefined)
-  turns.forEach((turn, k) => void turn.then((ms) => (waits[k] = ms)))
-  await vi.advanceTimersByTimeAsync(0)
-  while (waits.includes(undefined)) await vi.advanceTimersByTimeAsync(1)
-  return waits as number[]
-}
-
-/** When a client made its first decision. */
-const JOINED = WINDOW_MS
-
 describe('a newcomer', () => {
-  it('is paced from its first answer by its part of what the bucket lacks: alone all of it, among others theirs', async () => {
-    // Sent 10 and found 990 left: alone, the whole refill, 100 units in 100 ms.
-    // Sent 10 and found 960 left: others drew 30, its share a quarter, and a step: 100 units in 320 ms.
-    const [alone, among] = (await fleetOf([
-      [10, 990],
-      [10, 960],
-    ])) as [Client, Client]
-    expect(await pacesOf(alone, among)).toEqual([100, 320])
+  it('takes its part of what the bucket lacks, taken as full before it came: alone all of it, among others theirs', async () => {
+    // Sent 10 and found 990 left: alone, all that is above the level kept, then a unit per ms.
+    const alone = newClient()
+    alone.send(10, 990)
+    alone.send(740)
+    expect(await alone.waitMs(1)).toBe(1)
+    // Sent 10 and found 960 left: others drew 30, its part a quarter: 177.5 units, then 4 ms a unit.
+    const among = newClient()
+    among.send(10, 960)
+    among.send(177)
+    expect(await among.waitMs(1)).toBe(2)
   })
 
-  it('in its first window, takes each answer as others drawing what the bucket lacks beyond its own', async () => {
-    const limiter = createRateLimiter()
-    const mark = limiter.acquire(10, {}, undefined) as number
-    limiter.settle(10, mark, answer(990))
-    // Others drew 30 meanwhile: a quarter. Past the window, its decision adds a step: 5/16.
-    await at(WINDOW_MS / 2)
-    limiter.settle(0, mark, answer(960))
-    await at(WINDOW_MS)
-    limiter.settle(0, mark, answer(LEVEL_KEPT))
-    limiter.settle(0, mark, answer(LEVEL_KEPT))
-    const turn = limiter.acquire(100, {}, undefined) as Promise<number>
-    let wentAt: number | undefined
-    void turn.then(() => (wentAt = Date.now() - START))
-    await at(WINDOW_MS + 400)
-    expect(wentAt).toBe(WINDOW_MS + 320)
+  it('lowers that part with each answer before its first decision, never raises it', async () => {
+    const client = newClient()
+    client.send(10, 990)
+    await at(100)
+    // 10 of 40 drawn are its own: a quarter; then a report that would make it a half changes nothing.
+    client.read(960)
+    client.read(980)
+    // A quarter of the 730 above the level: 182.5 units, then 4 ms a unit.
+    client.send(182)
+    expect(await client.waitMs(1)).toBe(2)
   })
 
-  it('in its first window, keeps no level: alone, it spends what its first answer shows', () => {
-    const limiter = createRateLimiter()
-    const mark = limiter.acquire(10, {}, undefined) as number
-    // A bucket of 100 with 90 left: all 90 are this client's, the quarter a fleet keeps included.
-    limiter.settle(10, mark, answer(90, { policy: '100;w=1;burst=100' }))
-    expect(limiter.acquire(90, {}, undefined)).toBe(100)
+  it('has no more than one bulk request in flight before its first decision, then as many as its credit holds', async () => {
+    const client = newClient()
+    client.send(10, 990)
+    const first = client.limiter.acquire(100, {}, undefined) as number
+    const second = client.limiter.acquire(100, {}, undefined)
+    expect(second).toBeInstanceOf(Promise)
+    let went = false
+    void (second as Promise<number>).then(() => (went = true))
+    await vi.advanceTimersByTimeAsync(10)
+    expect(went).toBe(false)
+    client.limiter.settle(100, first)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(went).toBe(true)
+    // Its first decision: two go at once.
+    const settled = await decided(750, LEVEL_KEPT)
+    settled.read(900)
+    expect(typeof settled.limiter.acquire(100, {}, undefined)).toBe('number')
+    expect(typeof settled.limiter.acquire(100, {}, undefined)).toBe('number')
   })
 
-  it('in its first window, sends no more than the first wave at once: others that started with it may not show yet', async () => {
-    const limiter = createRateLimiter()
-    const mark = limiter.acquire(10, {}, undefined) as number
-    // Alone as far as it can tell: 740 above the level kept, but 200 at most.
-    limiter.settle(10, mark, answer(990))
-    expect(limiter.acquire(100, {}, undefined)).toBe(110)
-    expect(limiter.acquire(100, {}, undefined)).toBe(210)
-    const third = limiter.acquire(100, {}, undefined)
-    expect(third).toBeInstanceOf(Promise)
-    let wentAt: number | undefined
-    void (third as Promise<number>).then(() => (wentAt = Date.now() - START))
-    await at(150)
-    expect(wentAt).toBe(100)
+  it('reads the bucket again a window after its first answer however small its share, unless it owes', async () => {
+    // Sent 10, found 250 left: a part of 1/75, held at the smallest share, 1/64. Nothing above the
+    // level: 100 units would wait for all its credit can hold (a 64th of the 750 above the level),
+    // 750 ms, but the next request goes a window after the answer.
+    const small = newClient()
+    small.send(10, LEVEL_KEPT)
+    expect(await small.waitMs()).toBe(WINDOW_MS)
+    // Found 200 left: 50 below the level, its part of that owed first, and the credit to fill.
+    const owing = newClient()
+    owing.send(10, 200)
+    expect(await owing.waitMs()).toBe(800)
   })
 })
 
 describe('one decision per window', () => {
-  it('when the fleet drew what the refill allows, every share grows by the same step, up to the whole bucket', async () => {
-    const [half, alone] = (await fleetOf([
-      [10, 980],
-      [10, 990],
-    ])) as [Client, Client]
-    // 1/2 + 1/16, and the whole bucket for the client that had it.
-    expect(await pacesOf(half, alone)).toEqual([178, 100])
-    await at(JOINED + WINDOW_MS)
-    half.read(LEVEL_KEPT)
-    expect(await half.paceMs()).toBe(160) // 1/2 + 2/16
+  it('its share becomes its part of what the fleet drew over the window, plus a step', async () => {
+    // The fleet drew 750 (from a full bucket to the level): a half is this client's, and a fifth.
+    const half = await decided(375, LEVEL_KEPT)
+    const fifth = await decided(150, LEVEL_KEPT)
+    expect(await half.paceMs()).toBe(178) // 1/2 + 1/16
+    expect(await fifth.paceMs()).toBe(381) // 1/5 + 1/16
+  })
+
+  it('scales every part by one factor when the fleet drew more than keeps the level, large and small alike', async () => {
+    // The fleet drew 1,000 where 750 would have left the level: a factor of 3/4 on both parts.
+    const large = await decided(200, 0)
+    const small = await decided(100, 0)
+    expect(await large.paceMs()).toBe(471) // 1/5 × 3/4 + 1/16
+    expect(await small.paceMs()).toBe(728) // 1/10 × 3/4 + 1/16
+  })
+
+  it('scales nothing up when the fleet drew less than it could: the equal step is the only growth', async () => {
+    // The fleet drew 400 of the 750 it could: this client's quarter of it, and a step.
+    const client = await decided(100, 600)
+    expect(await client.paceMs()).toBe(320) // 1/4 + 1/16
   })
 
   it('steps by the windows of time since its last decision: a client that reads seldom grows as fast', async () => {
-    const [half] = (await fleetOf([[10, 980]])) as [Client]
-    await at(JOINED + 2 * WINDOW_MS)
-    half.read(LEVEL_KEPT)
-    expect(await half.paceMs()).toBe(146) // 9/16 + 2/16
+    const client = await decided(100, 600, 2)
+    expect(await client.paceMs()).toBe(267) // 1/4 + 2/16
   })
 
-  it('decides nothing more before the window has passed', async () => {
-    const half = await joined(10, 980)
-    await at(JOINED + WINDOW_MS - 1)
-    half.read(LEVEL_KEPT)
-    expect(await half.paceMs()).toBe(178)
+  it('grows to the whole bucket at most', async () => {
+    const alone = await decided(750, LEVEL_KEPT)
+    expect(await alone.paceMs()).toBe(100)
   })
 
-  it('scales the shares by one factor, how far the draw missed the refill and the level kept, after the step: large and small alike', async () => {
-    // 1/2 + 1/16 and 1/4 + 1/16.
-    const [large, small] = (await fleetOf([
-      [10, 980],
-      [10, 960],
-    ])) as [Client, Client]
-    // Over the next window, 250 units refilled and the fleet drew 500: the bucket is empty, and the
-    // 250 it could have drawn leaving the level kept are half of what it drew. Both take (share + 1/16) × 1/2.
-    await at(JOINED + WINDOW_MS)
-    large.read(0)
-    small.read(0)
-    // (9/16 + 1/16) / 2 = 5/16 and (5/16 + 1/16) / 2 = 3/16.
-    expect(await pacesOf(large, small)).toEqual([320, 534])
-    // Their ratio went from 2 to 1.8 to 5/3: the equal steps close the gap the factor keeps.
+  it("counts no draw where the bucket was full: the refill it could not hold is nobody's", async () => {
+    // Alone, a second later: a full bucket refilled nothing for most of that second.
+    const client = newClient()
+    client.send(10, 990)
+    await at(1_000)
+    client.send(100, 900)
+    expect(await client.paceMs()).toBe(100)
   })
 
-  it('cuts at least as a 429 does when the window ends with the bucket below the level kept', async () => {
-    const [half] = (await fleetOf([[10, 980]])) as [Client]
-    await at(JOINED + WINDOW_MS)
-    // One unit short of the level: the draw missed the refill by next to nothing, but the fleet
-    // asks for more than the refill, or the level would hold.
-    half.read(LEVEL_KEPT - 1)
-    expect(await half.paceMs()).toBe(229) // (9/16 + 1/16) × 0.7
-  })
-
-  it('grows a share by at most what a cut takes, however much the bucket has spare', async () => {
-    const half = await joined(10, 980)
-    await at(JOINED + WINDOW_MS)
-    // 400 left of 500 it could have: a factor of 2.5, held to 1 / 0.7.
-    half.read(400)
-    expect(await half.paceMs()).toBe(112) // (10/16) / 0.7
+  it('decides nothing more before the window has passed, and again once it has', async () => {
+    const client = await decided(100, 600)
+    await at(2 * WINDOW_MS - 1)
+    client.send(50, 0)
+    expect(await client.paceMs()).toBe(320)
+    // Past the window (the pace above took 320 ms), the next report decides: 150 of the fleet's 400
+    // are its own, 3/8, and a step per window of the 569 ms since the last decision.
+    client.read(600)
+    expect(await client.paceMs()).toBe(194)
   })
 })
 
 describe('a 429', () => {
   it('cuts the share to 0.7 of it, without Retry-After too', async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + 300)
+    const client = await decided(750, LEVEL_KEPT)
+    await at(2 * WINDOW_MS)
     client.read(LEVEL_KEPT, { status: 429 })
     expect(await client.paceMs()).toBe(143)
   })
 
   it("with Retry-After, also pauses every request until then, and the pause's end finds the bucket empty", async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + 300)
+    const client = await decided(750, LEVEL_KEPT)
+    await at(2 * WINDOW_MS)
     client.read(0, { status: 429, retryAfter: '1' })
     // 1 s of pause, then 100 units at 0.7 of the refill.
     expect(await client.waitMs()).toBe(1_000 + 143)
   })
 
   it('cuts at most once per window: a burst of 429s is one cut, and the next window may cut again', async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + 300)
+    const client = await decided(750, LEVEL_KEPT)
+    await at(2 * WINDOW_MS)
     client.read(LEVEL_KEPT, { status: 429 })
-    await at(JOINED + 310)
+    await at(2 * WINDOW_MS + 10)
     client.read(LEVEL_KEPT, { status: 429 })
-    await at(JOINED + 300 + WINDOW_MS - 1)
+    await at(3 * WINDOW_MS - 1)
     client.read(LEVEL_KEPT, { status: 429 })
     expect(await client.paceMs()).toBe(143)
-    await at(JOINED + 300 + WINDOW_MS + 200)
+    await at(4 * WINDOW_MS)
     client.read(LEVEL_KEPT, { status: 429 })
     expect(await client.paceMs()).toBe(205) // 0.49
   })
 
-  it("is the window's decision: it does not cut again right after the window's report", async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + WINDOW_MS)
-    client.read(LEVEL_KEPT)
+  it("is the window's decision: it does not cut right after the window's report", async () => {
+    const client = await decided(750, LEVEL_KEPT)
     client.read(LEVEL_KEPT, { status: 429 })
     expect(await client.paceMs()).toBe(100)
+  })
+
+  it('cuts a newcomer too, before its first decision', async () => {
+    const client = newClient()
+    client.send(10, 990)
+    await at(50)
+    client.read(LEVEL_KEPT, { status: 429 })
+    expect(await client.paceMs()).toBe(143)
   })
 })
 
 describe('the trigger bucket only', () => {
   it("another category's answer moves nothing: not its 429, not its numbers", async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + 300)
+    const client = await decided(750, LEVEL_KEPT)
+    await at(2 * WINDOW_MS)
     const global = POLICY.replace('category="trigger"', 'category="global"')
     client.read(0, { status: 429, retryAfter: '5', policy: global })
     client.read(0, { policy: global })
@@ -274,30 +264,36 @@ describe('the trigger bucket only', () => {
   })
 
   it('a policy without a category is the trigger bucket', async () => {
-    const client = await joined(10, 990)
-    await at(JOINED + 300)
+    const client = await decided(750, LEVEL_KEPT)
+    await at(2 * WINDOW_MS)
     client.read(LEVEL_KEPT, { status: 429, policy: '1000;w=1;burst=1000' })
     expect(await client.paceMs()).toBe(143)
   })
 })
 
 describe('the policy', () => {
-  it('refills the limit per window of w seconds', async () => {
-    // 1,000 per 10 s: 100 units take 1 s at the whole refill.
-    const [slow] = (await fleetOf([[10, 990]], '1000;w=10;burst=1000', 10 * WINDOW_MS)) as [Client]
-    expect(await slow.paceMs()).toBe(1_000)
+  it('refills the limit per window of w seconds, and keeps what that refill restores in a window', async () => {
+    // 1,000 per 10 s: the level kept is 25 units, and a unit takes 10 ms.
+    const slow = newClient('1000;w=10;burst=1000')
+    slow.send(10, 990)
+    slow.send(965)
+    expect(await slow.waitMs(1)).toBe(10)
   })
 
-  it('holds the burst, or the limit without one', async () => {
-    // A bucket of 2,000 keeps 500: with 500 left, 100 units wait 100 ms; a bucket of 1,000 (no
-    // burst) keeps 250, and they go at once.
-    const [large] = (await fleetOf([[10, 1_990]], '1000;w=1;burst=2000', 2 * WINDOW_MS)) as [Client]
-    large.read(500)
-    expect(await large.waitMs()).toBe(100)
-    vi.setSystemTime(START)
-    const [plain] = (await fleetOf([[10, 990]], '1000;w=1')) as [Client]
-    plain.read(500)
-    expect(await plain.waitMs()).toBe(0)
+  it('holds the burst, or the limit without one; the level kept is a quarter of it at most', async () => {
+    const large = newClient('1000;w=1;burst=2000')
+    large.send(10, 1_990)
+    large.send(1_740)
+    expect(await large.waitMs(1)).toBe(1)
+    const plain = newClient('1000;w=1')
+    plain.send(10, 990)
+    plain.send(740)
+    expect(await plain.waitMs(1)).toBe(1)
+    // A bucket of 400 keeps 100, less than a window's refill.
+    const small = newClient('1000;w=1;burst=400')
+    small.send(10, 390)
+    small.send(290)
+    expect(await small.waitMs(1)).toBe(1)
   })
 
   it('is read leniently: parameters in any order, quoted or not, unknown ones kept, only the first policy', () => {

@@ -120,6 +120,17 @@ describe('a newcomer', () => {
     expect(await client.waitMs(1)).toBe(2)
   })
 
+  it('sends two bulk requests before its first answer, whatever the server, and waits for that answer', async () => {
+    const client = newClient()
+    const first = client.limiter.acquire(100, {}, undefined) as number
+    expect(client.limiter.acquire(100, {}, undefined)).toBe(200)
+    const third = client.limiter.acquire(100, {}, undefined)
+    expect(third).toBeInstanceOf(Promise)
+    // An answer without a word on the bucket: the server may not limit at all, and the third goes.
+    client.limiter.settle(100, first, { status: 201, headers: {} })
+    expect(await third).toBe(300)
+  })
+
   it('has no more than one bulk request in flight before its first decision, then as many as its credit holds', async () => {
     const client = newClient()
     client.send(10, 990)
@@ -209,6 +220,18 @@ describe('one decision per window', () => {
 })
 
 describe('a 429', () => {
+  it('never cuts a share below a 64th: a client keeps reading the bucket', async () => {
+    const client = await decided(750, LEVEL_KEPT)
+    // Twelve cuts a window apart would leave 0.7 ** 12, less than a 64th.
+    for (let cut = 1; cut <= 12; cut++) {
+      await at((1 + cut) * WINDOW_MS)
+      client.read(LEVEL_KEPT, { status: 429 })
+    }
+    // 10 units at a 64th of the refill (a larger request would wait for all its credit can hold).
+    client.read(LEVEL_KEPT)
+    expect(await client.waitMs(10)).toBe(640)
+  })
+
   it('cuts the share to 0.7 of it, without Retry-After too', async () => {
     const client = await decided(750, LEVEL_KEPT)
     await at(2 * WINDOW_MS)

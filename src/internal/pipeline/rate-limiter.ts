@@ -27,20 +27,21 @@ export interface Pacer {
 
 // A fleet is many clients (serverless instances) on one API key, so one bucket on the server, that
 // never talk to each other. Each client sends at its share of the bucket's refill, and of what the
-// server says is left above a level the fleet keeps in it for the requests in flight that no client
-// sees yet (what the refill restores in a window, `LEVEL_KEPT` of the bucket at most). Once per
-// window a client sets its share from the `RateLimit-Remaining` that every client sees alike: the
-// bucket's fall over the window, with its refill, is what the fleet drew, and the client's own units
-// over that are its part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its
-// room from the others' parts and a leaver's is taken up at once. The new share is the part, scaled
-// down when the fleet drew more than would have kept the level (one factor for every client), plus
-// an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
-// converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
-// Before its first decision a client takes its part of what the bucket lacks, taken as full before
-// it came; it has no more than one bulk request in flight, so that it learns of others that started
-// with it before it draws much, and it reads the bucket again a window after its first answer,
-// however small its share, if the bucket holds the request and the client owes nothing. A 429 cuts the share by `CUT` and is its window's decision;
-// its `Retry-After` pauses every request of the client until then.
+// server says is left above a level the fleet keeps for the requests in flight that no client sees
+// yet (a window's refill, `LEVEL_KEPT` of the bucket at most). Once per window a client sets its
+// share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over the
+// window, with its refill, is what the fleet drew, and the client's own units over that are its part.
+// Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the others'
+// parts and a leaver's is taken up at once. The new share is the part, scaled down when the fleet
+// drew more than would have kept the level (one factor for every client), plus an equal `STEP` per
+// window of time: proportional steps down and equal steps up make the shares converge to equal ones
+// (Chiu and Jain), the steps being what the fleet overdraws below the level. A newcomer, and a client
+// that had nothing to send for a window, takes as its share its part of what the bucket lacks (taken
+// as full before it came) until its first decision; meanwhile it has one bulk request in flight at
+// most, so that it sees the others that started with it before it draws much, and it reads the
+// bucket a window after its first answer however small its share, if the bucket holds the request
+// and the client owes nothing. A 429 cuts the share by `CUT` and is its window's decision; its
+// `Retry-After` pauses every request of the client until then.
 
 /** What a 429 leaves of a share. */
 const CUT = 0.7
@@ -53,15 +54,12 @@ const LEVEL_KEPT = 1 / 4
 /** How often a client decides its share: a few round trips, so that its reads have caught up. */
 const WINDOW_MS = 250
 /**
- * Units in flight before the first answer: two bulk requests or broadcasts, as many as `triggerBulk`
- * sends at once by default. Clients that start together each send this much blind.
+ * A bulk request's units. Before its first answer a client has two in flight at most, as many as
+ * `triggerBulk` sends at once by default: clients that start together each send that much blind.
+ * From then to its first decision it has one, so that each answer shows the others that started
+ * with it before its next request goes.
  */
-const FIRST_WAVE_UNITS = 200
-/**
- * Units in flight from the first answer to the first decision: one bulk request, so that each
- * answer shows the requests of others that started with it before the next goes.
- */
-const JOINING_UNITS = 100
+const BULK_UNITS = 100
 
 /**
  * A pacer that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
@@ -89,6 +87,10 @@ export function createRateLimiter(): Pacer {
   let inFlight = 0
   /** Units sent so far: a request's mark is this count once it goes. */
   let letThrough = 0
+  /** Units sent before this client joined (again): its part of what the bucket lacks is counted after. */
+  let joinedAt = 0
+  /** When this client last sent or read an answer. */
+  let busyAt = 0
   /** The mark of the latest request whose answer set the credit. */
   let latestMark = 0
   let answered = false
@@ -105,9 +107,13 @@ export function createRateLimiter(): Pacer {
     credit = units
     creditAt = now
   }
+  const setShare = (value: number, now: number) => {
+    setCredit(creditAtTime(now), now)
+    share = Math.max(MIN_SHARE, Math.min(1, value))
+  }
+
   /** What may be in flight before the first answer, and then until the first decision. */
-  const inFlightCap = () =>
-    !answered ? FIRST_WAVE_UNITS : joining && capacity > 0 ? JOINING_UNITS : Infinity
+  const inFlightCap = () => (!answered ? 2 * BULK_UNITS : joining && capacity > 0 ? BULK_UNITS : Infinity)
   const waveFull = (cost: number) => inFlight > 0 && inFlight + cost > inFlightCap()
 
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
@@ -124,6 +130,7 @@ export function createRateLimiter(): Pacer {
 
   const send = (cost: number, now: number) => {
     if (capacity !== 0) setCredit(creditAtTime(now) - cost, now)
+    busyAt = now
     inFlight += cost
     letThrough += cost
     return letThrough
@@ -150,6 +157,12 @@ export function createRateLimiter(): Pacer {
   const take = (cost: number, { signal, deadlineMs }: RequestOptions, deadline: number | undefined) => {
     if (line.length === 0 && capacity === 0 && pausedUntil === 0 && !waveFull(cost)) return send(cost, 0)
     const now = Date.now()
+    // A client that has had nothing to send for a window no longer knows the fleet: it joins again.
+    if (!joining && inFlight === 0 && line.length === 0 && now - busyAt > WINDOW_MS) {
+      joining = true
+      decided = undefined
+      joinedAt = letThrough
+    }
     const queued = line.reduce((units, waiting) => units + waiting.cost, cost)
     const at = readyAt(queued, now)
     if (line.length === 0 && at <= now && !waveFull(cost)) return send(cost, now)
@@ -175,16 +188,12 @@ export function createRateLimiter(): Pacer {
     })
   }
 
-  const setShare = (value: number, now: number) => {
-    setCredit(creditAtTime(now), now)
-    share = Math.max(MIN_SHARE, Math.min(1, value))
-  }
-
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
     decided ??= { at: now, remaining, mark }
     if (mark <= decided.mark || now - decided.at < WINDOW_MS) {
-      if (joining && capacity > remaining) setShare(Math.min(share, letThrough / (capacity - remaining)), now)
+      if (joining && capacity > remaining)
+        setShare(Math.min(share, (letThrough - joinedAt) / (capacity - remaining)), now)
       return
     }
     // What the fleet drew over the window: what the refill would have left, less what is left.
@@ -213,6 +222,7 @@ export function createRateLimiter(): Pacer {
     // Triggers draw from the trigger bucket only: another category's numbers are another bucket's.
     if (category !== undefined && category !== 'trigger') return
     const now = Date.now()
+    busyAt = now
     const remaining = Number(headers['ratelimit-remaining'])
     // `<limit>;w=<seconds>;burst=<units>`: the limit is what the window refills, the burst what
     // the bucket holds (the limit, without it). Most servers send no policy.

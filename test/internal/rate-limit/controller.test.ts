@@ -165,6 +165,27 @@ describe('a newcomer', () => {
   })
 })
 
+describe('a client idle for a window', () => {
+  it('joins again: its part from its next answer, one bulk request in flight until it decides', async () => {
+    const client = await decided(750, LEVEL_KEPT)
+    // Nothing sent for 300 ms, then a request; a second waits for its answer.
+    await at(WINDOW_MS + 300)
+    const mark = client.limiter.acquire(100, {}, undefined) as number
+    let secondAt: number | undefined
+    void Promise.resolve(client.limiter.acquire(100, {}, undefined)).then(() => {
+      secondAt = Date.now() - START
+    })
+    await at(WINDOW_MS + 310)
+    expect(secondAt).toBeUndefined()
+    // 600 left: 400 drawn since the bucket was full, 100 of them its own. A quarter of the 350 above
+    // the level is 87.5 units: the second waits 50 ms for the rest, where its whole share of before
+    // would have sent it at once.
+    client.limiter.settle(100, mark, answer(600))
+    await at(WINDOW_MS + 400)
+    expect(secondAt).toBe(WINDOW_MS + 310 + 50)
+  })
+})
+
 describe('one decision per window', () => {
   it('its share becomes its part of what the fleet drew over the window, plus a step', async () => {
     // The fleet drew 750 (from a full bucket to the level): a half is this client's, and a fifth.

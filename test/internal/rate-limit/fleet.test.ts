@@ -21,8 +21,8 @@ afterEach(() => {
 })
 
 /** A fake with a bucket, and a fetch to it that counts the 429s. */
-function bucketServer() {
-  const fake = seededFake({ rateLimit: { perSecond: PER_SECOND, burst: BURST } })
+function bucketServer(bucket = { perSecond: PER_SECOND, burst: BURST }) {
+  const fake = seededFake({ rateLimit: bucket })
   const statuses: number[] = []
   const fetch: NotificationClientOptions['fetch'] = async (url, init) => {
     // A few milliseconds each way, as on a network: answers at once would keep every client in step.
@@ -114,6 +114,22 @@ describe('a fleet of clients on one key', () => {
     )
     const mean = counts.reduce((sum, count) => sum + count, 0) / counts.length
     for (const count of counts) expect(Math.abs(count / mean - 1)).toBeLessThanOrEqual(0.15)
+  }, 30_000)
+
+  it('clients that send in bursts with idle spells between meet few 429s: each joins again after a spell', async () => {
+    const { fake, statuses, newClient } = bucketServer({ perSecond: 2_000, burst: 2_200 })
+    // Each client: 5 bursts of 400 events (4 bulk requests), with 300 to 1,200 ms of nothing between.
+    const bursts = async (client: NotificationClient, c: number) => {
+      for (let burst = 0; burst < 5; burst++) {
+        const events = Array.from({ length: 400 }, (_, i) => ({ name: 'welcome', to: `c${c}-${burst}-${i}` }))
+        await client.events.triggerBulk(events)
+        await new Promise((resolve) => setTimeout(resolve, 300 + ((c * 7 + burst * 13) % 10) * 100))
+      }
+    }
+    await timed(Promise.all(Array.from({ length: 8 }, (_, c) => bursts(newClient(), c))))
+    expect(fake.notifications).toHaveLength(16_000)
+    const tooMany = statuses.filter((status) => status === 429).length
+    expect(tooMany / statuses.length).toBeLessThanOrEqual(0.02)
   }, 30_000)
 
   it('a client left alone when the others stop grows back to the whole bucket', async () => {

@@ -198,10 +198,11 @@ export interface ClientOptions {
    * bucket has refilled; after a 429 every such request of the client waits out its `Retry-After`
    * together. One pacing per API key and origin, shared with the clients `withOptions` derives.
    * Without those headers nothing ever waits. Beside other clients of the same key (a fleet of
-   * serverless instances), each sends at a share of the bucket's refill that it sets once per window
-   * from the `RateLimit-Remaining` they all see (an equal step up, then one proportional factor for
-   * all), so that clients that never talk converge to equal shares. `'off'`: send at once, and let each 429 be retried on
-   * its own. A `RateLimiter` object: your own, shared through a store, in place of this pacing.
+   * serverless instances), each sends at a share of the bucket that it sets once per window from the
+   * `RateLimit-Remaining` they all see: its part of what the fleet drew, scaled down when the fleet
+   * drew too much, plus an equal step, so that clients that never talk converge to equal shares.
+   * `'off'`: send at once, and let each 429 be retried on its own. A `RateLimiter` object: your own,
+   * shared through a store, in place of this pacing.
    * @example `new NotificationClient({ rateLimit: 'off' })`
    */
   rateLimit?: RateLimitMode | RateLimiter | undefined

@@ -1,0 +1,186 @@
+// The fleet controller (src/internal/pipeline/rate-limiter.ts) in a simulation: clients that share
+// one token bucket, on a virtual clock, in a second or two instead of the minutes `npm run
+// bench:scale` takes, and for fleets larger than this machine runs as processes. A tool for working
+// on the controller, not a figure with a target: the figures are bench:scale's, against the fake in
+// processes of their own.
+//
+//   npx tsx bench/fleet-sim.ts [seed]
+//
+// Each client streams chunks of 100 units (bulk requests), 4 at a time, through a pacer of its own;
+// a request takes 1 to 9 ms each way, one in twenty 20 to 60 ms; a 429 is retried after its pacer's
+// pause and 100 ms. The bucket is the fake's: 2,000 units/s, a burst of 2,200, the service's headers.
+// Throughput is measured as bench:scale measures it, with each chunk spread over the time since the
+// client's previous chunk ended.
+import { createRateLimiter } from '../src/internal/pipeline/rate-limiter.js'
+
+let now = Date.parse('2026-03-01T12:00:00.000Z')
+interface Timer {
+  at: number
+  order: number
+  run: () => void
+  cleared: boolean
+}
+let order = 0
+let timers: Timer[] = []
+// The pacer reads the time with Date.now and waits with setTimeout: both run on the virtual clock.
+Date.now = () => now
+const virtualSetTimeout = (run: () => void, ms = 0): Timer => {
+  const timer = { at: now + Math.max(0, ms), order: order++, run, cleared: false }
+  timers.push(timer)
+  return timer
+}
+const virtualClearTimeout = (timer: Timer | undefined) => {
+  if (timer) timer.cleared = true
+}
+Object.assign(globalThis, { setTimeout: virtualSetTimeout, clearTimeout: virtualClearTimeout })
+const { setImmediate } = await import('node:timers')
+const settleMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve))
+const sleep = (ms: number) => new Promise<void>((resolve) => virtualSetTimeout(resolve, ms))
+
+/** Runs timers in time order, letting promises settle after each, until `done`. */
+async function runUntil(done: () => boolean): Promise<void> {
+  await settleMicrotasks()
+  while (!done()) {
+    timers = timers.filter((timer) => !timer.cleared)
+    const next = timers.reduce<Timer | undefined>(
+      (first, timer) =>
+        first === undefined || timer.at < first.at || (timer.at === first.at && timer.order < first.order)
+          ? timer
+          : first,
+      undefined,
+    )
+    if (next === undefined) throw new Error('every client waits and no timer is set')
+    timers.splice(timers.indexOf(next), 1)
+    now = Math.max(now, next.at)
+    next.run()
+    await settleMicrotasks()
+  }
+}
+
+let seed = Number(process.argv[2] ?? 1)
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+  return seed / 2_147_483_648
+}
+const oneWayMs = () => (random() < 0.05 ? 20 + random() * 40 : 1 + random() * 8)
+
+const PER_SECOND = 2_000
+const BURST = 2_200
+const POLICY = `${PER_SECOND * 5};w=5;burst=${BURST};comment="token bucket";category="trigger";cost="bulk";serviceLevel="unlimited"`
+
+function newBucket() {
+  let tokens = BURST
+  let updatedAt = now
+  const statuses = { 201: 0, 429: 0 }
+  const take = (cost: number) => {
+    tokens = Math.min(BURST, tokens + ((now - updatedAt) * PER_SECOND) / 1000)
+    updatedAt = now
+    const allowed = tokens >= cost
+    if (allowed) tokens -= cost
+    statuses[allowed ? 201 : 429]++
+    const headers: Record<string, string> = {
+      'ratelimit-remaining': String(Math.floor(tokens)),
+      'ratelimit-policy': POLICY,
+    }
+    if (!allowed) headers['retry-after'] = String(Math.ceil((cost - tokens) / PER_SECOND))
+    return { status: allowed ? 201 : 429, headers }
+  }
+  return { take, statuses }
+}
+
+interface Scenario {
+  name: string
+  clients: number
+  /** Chunks of 100 units per client. */
+  chunks: number
+  staggerMs: number
+  /** Chunks sent in a burst before an idle spell of 300 to 1,800 ms; none when undefined. */
+  burst?: number
+}
+
+async function run({ clients, chunks, staggerMs, burst }: Scenario) {
+  const bucket = newBucket()
+  const startedAt = now
+  const reports: { start: number; end: number; ends: number[] }[] = []
+  let running = clients
+  for (let c = 0; c < clients; c++) {
+    const pacer = createRateLimiter()
+    const report = { start: 0, end: 0, ends: [] as number[] }
+    reports.push(report)
+    let left = chunks
+    const worker = async (quota: { left: number }) => {
+      while (quota.left > 0) {
+        quota.left--
+        for (;;) {
+          const mark = await pacer.acquire(100, {}, undefined)
+          await sleep(oneWayMs())
+          const answer = bucket.take(100)
+          await sleep(oneWayMs())
+          pacer.settle(100, mark, answer)
+          if (answer.status === 201) break
+          await sleep(100)
+        }
+        report.ends.push(now)
+      }
+    }
+    void (async () => {
+      await sleep(c * staggerMs)
+      report.start = now
+      while (left > 0) {
+        const quota = { left: Math.min(left, burst ?? left) }
+        left -= quota.left
+        await Promise.all(Array.from({ length: 4 }, () => worker(quota)))
+        if (left > 0 && burst !== undefined) await sleep(300 + random() * 1_500)
+      }
+      report.end = now
+      running--
+    })()
+  }
+  await runUntil(() => running === 0)
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
+  /** Units a client applied in [from, to], each chunk spread over the time since its previous one. */
+  const unitsIn = (report: (typeof reports)[number], from: number, to: number) => {
+    let previous = report.start
+    let units = 0
+    for (const end of report.ends) {
+      if (end > previous)
+        units += (100 * Math.max(0, Math.min(end, to) - Math.max(previous, from))) / (end - previous)
+      previous = end
+    }
+    return units
+  }
+  const lastStart = Math.max(...reports.map((report) => report.start))
+  const firstEnd = Math.min(...reports.map((report) => report.end))
+  const rates = reports.map((report) =>
+    staggerMs > 0
+      ? unitsIn(report, lastStart, firstEnd) / (firstEnd - lastStart)
+      : (100 * chunks) / (report.end - report.start),
+  )
+  const requests = bucket.statuses[201] + bucket.statuses[429]
+  const idealMs = ((clients * chunks * 100 - BURST) / PER_SECOND) * 1000
+  const mean = sum(rates) / rates.length
+  return {
+    timeOverIdeal: (now - startedAt) / idealMs,
+    refused: bucket.statuses[429] / requests,
+    jain: sum(rates) ** 2 / (rates.length * sum(rates.map((rate) => rate * rate))),
+    spread: [Math.min(...rates) / mean - 1, Math.max(...rates) / mean - 1],
+  }
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: '1 client', clients: 1, chunks: 200, staggerMs: 0 },
+  { name: '8 together', clients: 8, chunks: 50, staggerMs: 0 },
+  { name: '8, 250 ms apart', clients: 8, chunks: 50, staggerMs: 250 },
+  { name: '8 in bursts of 4 chunks', clients: 8, chunks: 50, staggerMs: 0, burst: 4 },
+  { name: '16 together', clients: 16, chunks: 50, staggerMs: 0 },
+  { name: '32 together', clients: 32, chunks: 50, staggerMs: 0 },
+]
+const percent = (ratio: number) => `${(100 * ratio).toFixed(1)}%`
+for (const scenario of SCENARIOS) {
+  const { timeOverIdeal, refused, jain, spread } = await run(scenario)
+  const [low, high] = spread.map((ratio) => `${ratio >= 0 ? '+' : '−'}${Math.abs(100 * ratio).toFixed(0)}%`)
+  console.log(
+    `${scenario.name.padEnd(24)} ${timeOverIdeal.toFixed(3)}× ideal, ${percent(refused)} refused, Jain's index ${jain.toFixed(3)}, ${low} to ${high} of the mean`,
+  )
+  now += 60_000
+}

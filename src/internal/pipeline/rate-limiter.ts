@@ -30,18 +30,18 @@ export interface Pacer {
 // server says is left above a level the fleet keeps for the requests in flight that no client sees
 // yet (a window's refill, `LEVEL_KEPT` of the bucket at most). Once per window a client sets its
 // share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over the
-// window, with its refill, is what the fleet drew, and the client's own units over that are its part.
-// Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the others'
-// parts and a leaver's is taken up at once. The new share is the part, scaled down when the fleet
-// drew more than would have kept the level (one factor for every client), plus an equal `STEP` per
-// window of time: proportional steps down and equal steps up make the shares converge to equal ones
-// (Chiu and Jain), the steps being what the fleet overdraws below the level. A newcomer, and a client
-// that had nothing to send for a window, takes as its share its part of what the bucket lacks (taken
-// as full before it came) until its first decision; meanwhile it has one bulk request in flight at
-// most, so that it sees the others that started with it before it draws much, and it reads the
-// bucket a window after its first answer however small its share, if the bucket holds the request
-// and the client owes nothing. A 429 cuts the share by `CUT` and is its window's decision; its
-// `Retry-After` pauses every request of the client until then.
+// window, with its refill, is what the fleet drew, and the client's own units over that are its
+// part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the
+// others' parts and a leaver's is taken up by the next decisions. The new share is the part, scaled
+// down when the fleet drew more than would have kept the level (one factor for every client), plus
+// an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
+// converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
+// A newcomer, and a client that had nothing to send for a window, takes as its share its part of
+// what the bucket lacks (taken as full before it came) until its first decision; meanwhile it has
+// one bulk request in flight at most, so that it sees the others that started with it before it
+// draws much, and it reads the bucket a window after its first answer however small its share, if
+// the bucket holds the request and the client owes nothing. A 429 cuts the share by `CUT` and is
+// its window's decision; its `Retry-After` pauses every request of the client until then.
 
 /** What a 429 leaves of a share. */
 const CUT = 0.7
@@ -73,7 +73,7 @@ export function createRateLimiter(): Pacer {
   let refillPerMs = 0
   /** The part of the refill, and of what is left above the level kept, this client takes. */
   let share = 1
-  /** The latest decision (the first answer, before the first): when, what was left, its request's mark. */
+  /** The latest decision, or the first answer before any: when, what was left, its request's mark. */
   let decided: { at: number; remaining: number; mark: number } | undefined
   let joining = true
   /** What the latest report said was left in the bucket. */
@@ -196,7 +196,8 @@ export function createRateLimiter(): Pacer {
         setShare(Math.min(share, (letThrough - joinedAt) / (capacity - remaining)), now)
       return
     }
-    // What the fleet drew over the window: what the refill would have left, less what is left.
+    // What the fleet drew over the window: what the bucket would hold had nobody drawn (no more than
+    // it holds), less what is left.
     const expected = Math.min(capacity, decided.remaining + (now - decided.at) * refillPerMs)
     const own = mark - decided.mark
     const drawn = Math.max(own, expected - remaining)

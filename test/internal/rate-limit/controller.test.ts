@@ -165,6 +165,16 @@ describe('a newcomer', () => {
   })
 })
 
+describe('the credit', () => {
+  it('holds no more than its part of the bucket above the level: a quiet spell banks no burst', async () => {
+    // 9/16 of the 750 above the level, however long the client was quiet.
+    const client = await decided(375, LEVEL_KEPT)
+    await vi.advanceTimersByTimeAsync(10_000)
+    client.send(421)
+    expect(await client.waitMs(1)).toBe(1)
+  })
+})
+
 describe('a client idle for a window', () => {
   it('joins again: its part from its next answer, one bulk request in flight until it decides', async () => {
     const client = await decided(750, LEVEL_KEPT)

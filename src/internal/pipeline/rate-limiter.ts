@@ -119,11 +119,12 @@ export function createRateLimiter(): Pacer {
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
   const readyAt = (units: number, now: number) => {
     if (capacity === 0) return pausedUntil
-    const missing = Math.min(units, share * (capacity - levelKept())) - creditAtTime(now)
+    const available = creditAtTime(now)
+    const missing = Math.min(units, share * (capacity - levelKept())) - available
     const paced = now + Math.max(0, missing) / (refillPerMs * share)
     // Before its first decision, a client reads the bucket again a window after its first answer if
     // the bucket holds the request and the client owes nothing.
-    const reads = joining && creditAtTime(now) >= 0 && left - inFlight >= units
+    const reads = joining && available >= 0 && left - inFlight >= units
     const readAt = reads && decided !== undefined ? decided.at + WINDOW_MS : paced
     return Math.max(pausedUntil, Math.min(paced, readAt))
   }

@@ -19,6 +19,7 @@ import type {
   OutageCallsReport,
   OutageProbeReport,
 } from './scale-protocol.js'
+import { jainIndex } from './stats.js'
 
 export interface FleetScripts {
   fake: string
@@ -83,8 +84,6 @@ export interface Fairness {
   /** The last to start: its throughput from `JOINER_SETTLED_MS` after its start to the first end, over the mean's. */
   lastJoiner: number | undefined
 }
-
-const jainIndex = (rates: number[]) => sum(rates, (x) => x) ** 2 / (rates.length * sum(rates, (x) => x * x))
 
 function fairnessOf(reports: FleetStreamReport[], staggered: boolean): Fairness {
   const appliedIn = (report: FleetStreamReport, from: number, to: number) =>

@@ -14,6 +14,13 @@ export function percentile(values: readonly number[], p: number): number {
   return lowValue + (highValue - lowValue) * (rank - low)
 }
 
+/** Jain's fairness index over throughputs: 1 when all are equal, 1/n when one takes all. */
+export function jainIndex(rates: readonly number[]): number {
+  const total = rates.reduce((sum, rate) => sum + rate, 0)
+  const squares = rates.reduce((sum, rate) => sum + rate * rate, 0)
+  return total ** 2 / (rates.length * squares)
+}
+
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits
   return Math.round(value * factor) / factor

@@ -5,7 +5,10 @@ import { fidelityFake } from './setup.js'
 const SOURCE = 'apps/api/src/app/events/e2e/digest-events.e2e.ts'
 
 const setup = (steps: FakeWorkflowStep[]) =>
-  fidelityFake({ workflows: [{ identifier: 'digest', steps }], subscribers: [{ subscriberId: 'sub-1' }] })
+  fidelityFake({
+    workflows: [{ identifier: 'digest', steps }],
+    subscribers: [{ subscriberId: 'sub-1', phone: '+15550100' }],
+  })
 
 const digestJobs = (notifications: FakeNotification[]) =>
   notifications.flatMap((n) => n.jobs.filter((job) => job.type === 'digest'))

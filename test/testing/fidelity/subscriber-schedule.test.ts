@@ -19,7 +19,10 @@ const weekdays = (start: string, end: string): FakeSchedule => ({
   },
 })
 
-const setup = (subscriber: { subscriberId: string; timezone?: string } = { subscriberId: 'sub-1' }) =>
+/** The server's e2e subscribers have an email and a phone, so every channel step can be sent. */
+const SUB_1 = { subscriberId: 'sub-1', email: 'sub-1@example.com', phone: '+15550100' }
+
+const setup = (subscriber: { subscriberId: string; timezone?: string } = SUB_1) =>
   fidelityFake({
     workflows: [
       {
@@ -99,7 +102,7 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
 
   it(`reads the time in the subscriber's timezone [${VALIDATOR}: "should handle timezone conversion correctly"]`, async () => {
     // Monday 12:00 UTC is Monday 07:00 in New York.
-    const newYork = setup({ subscriberId: 'sub-1', timezone: 'America/New_York' })
+    const newYork = setup({ ...SUB_1, timezone: 'America/New_York' })
     await newYork.client.subscribers.preferences.update('sub-1', {
       schedule: weekdays('09:00 AM', '05:00 PM'),
     })

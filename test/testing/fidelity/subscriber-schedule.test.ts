@@ -58,6 +58,32 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     expect(fake.messages('sub-1')).toHaveLength(1)
   })
 
+  it(`lets an HTTP request step run outside the schedule and holds custom and throttle steps to it, with the schedule and timezone as raw [${RUN_JOB}: shouldSkipScheduleCheck, HTTP_REQUEST added by 9675e87ace, #10463]`, async () => {
+    const { fake, client } = fidelityFake({
+      workflows: [
+        {
+          identifier: 'actions',
+          steps: [{ type: 'http_request' }, { type: 'custom' }, { type: 'throttle' }, { type: 'trigger' }],
+        },
+      ],
+      subscribers: [{ ...SUB_1, timezone: 'Europe/Paris' }],
+    })
+    const schedule = weekdays('09:00 AM', '11:00 AM')
+    await client.subscribers.preferences.update('sub-1', { schedule })
+    await client.events.trigger({ name: 'actions', to: 'sub-1' })
+    const jobs = fake.notifications[0]?.jobs
+    expect(statuses(fake.notifications[0])).toEqual([
+      'http_request:completed',
+      'custom:canceled',
+      'throttle:canceled',
+      'trigger:completed',
+    ])
+    expect(JSON.parse(jobs?.[1]?.executionDetails.at(-1)?.raw ?? '')).toEqual({
+      schedule,
+      timezone: 'Europe/Paris',
+    })
+  })
+
   it(`checks the schedule before the preferences [${RUN_JOB}: the schedule checked before sendMessage, which applies preferences]`, async () => {
     const { fake, client } = setup()
     await client.subscribers.preferences.update('sub-1', {

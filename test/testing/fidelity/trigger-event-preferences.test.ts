@@ -76,23 +76,25 @@ describe(`fidelity: preferences when a step runs [${SEND_MESSAGE}: evaluateChann
 
   it(`a later global switch of a channel removes it from the workflow level, so the global one decides [${UPSERT}: deleteSubscriberWorkflowChannelPreferences (bd2f04dee4, #6767)]`, async () => {
     const { fake, client, wait } = setup()
-    const before = await client.subscribers.preferences.update('sub-1', {
+    const welcome = () =>
+      fake.preferences('sub-1')?.workflows.find((w) => w.workflow.identifier === 'welcome')
+    await client.subscribers.preferences.update('sub-1', {
       workflowId: 'welcome',
       channels: { email: true, in_app: false },
     })
+    const before = welcome()
     wait(1_000)
-    const after = await client.subscribers.preferences.update('sub-1', { channels: { email: false } })
-    const welcome = (prefs: typeof after) =>
-      prefs.workflows?.find((w) => w.workflow?.identifier === 'welcome')
+    await client.subscribers.preferences.update('sub-1', { channels: { email: false } })
+    const after = welcome()
     // The workflow keeps the in-app switch it set; its email now follows the global level.
-    expect(welcome(after)?.channels).toEqual({ in_app: false, email: false })
-    expect(welcome(after)?.updatedAt).not.toBe(welcome(before)?.updatedAt)
+    expect(after?.channels).toEqual({ in_app: false, email: false })
+    expect(after?.updatedAt).not.toBe(before?.updatedAt)
     await client.events.trigger({ name: 'welcome', to: 'sub-1' })
     expect(statuses(fake.notifications[0]?.jobs)).toEqual(['in_app:canceled', 'email:canceled'])
     // A global switch of another channel leaves the workflow level as it was.
     wait(1_000)
-    const untouched = await client.subscribers.preferences.update('sub-1', { channels: { sms: false } })
-    expect(welcome(untouched)?.updatedAt).toBe(welcome(after)?.updatedAt)
+    await client.subscribers.preferences.update('sub-1', { channels: { sms: false } })
+    expect(welcome()?.updatedAt).toBe(after?.updatedAt)
   })
 
   it(`ignores both levels for a critical workflow [${MERGE}: subscriber preferences excluded when the workflow's are read-only]`, async () => {

@@ -50,14 +50,15 @@ describe(`listing preferences, as ${V2}`, () => {
   })
 
   it(`${V2}: a workflow's updatedAt is there only where the subscriber set preferences for it (990dc187ac, #9798), beside the workflow's own`, async () => {
-    const { fake, client, wait } = listed()
+    const { fake, send, wait } = listed()
     fake.addWorkflow({ identifier: 'digest', steps: [{ type: 'digest' }, { type: 'in_app' }] })
     wait(60_000)
-    const prefs = await client.subscribers.preferences.update('sub-1', {
+    const answer = await send('PATCH', '/v2/subscribers/sub-1/preferences', {
       workflowId: 'welcome',
       channels: { email: false },
     })
-    const [welcome, digest] = prefs.workflows ?? []
+    type Listed = { updatedAt?: string; workflow?: { identifier?: string; updatedAt?: string } }
+    const [welcome, digest] = (answer.body.data as { workflows: Listed[] }).workflows
     expect(welcome?.updatedAt).toBe(new Date(Date.UTC(2026, 0, 5, 12, 1)).toISOString())
     expect(welcome?.workflow?.updatedAt).not.toBe(welcome?.updatedAt)
     expect(digest).not.toHaveProperty('updatedAt')

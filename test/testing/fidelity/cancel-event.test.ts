@@ -113,6 +113,22 @@ describe(`fidelity: ${SOURCE}`, () => {
     expect(fake.messages('sub-1').map((m) => m.payload.customVar)).toEqual(['trigger_2_data'])
   })
 
+  it(`hands over to the oldest of several merged triggers, the others merging into it [${CANCEL}: assignNextDigestJob sorts the followers by createdAt and points the rest at the new one]`, async () => {
+    const { fake, client, wait } = digestThenInApp()
+    const trigger = (customVar: string) =>
+      client.events.trigger({ name: 'digest', to: 'sub-1', payload: { customVar } })
+    const first = await trigger('trigger_1_data')
+    await trigger('trigger_2_data')
+    await trigger('trigger_3_data')
+    await client.events.cancel(first.transactionId ?? '')
+    wait(1_000)
+    expect(digests(fake.notifications)).toEqual([
+      ['trigger_1_data', 'canceled', []],
+      ['trigger_2_data', 'completed', ['trigger_2_data', 'trigger_3_data']],
+      ['trigger_3_data', 'merged', []],
+    ])
+  })
+
   it(`runs the follower when the cancelled digest would have run [apps/worker/src/app/workflow/usecases/run-job/run-job.usecase.ts: the cancelled digest's timer runs its active follower (assignNewDigestExecutor)]`, async () => {
     const { fake, client, wait } = digestThenInApp()
     const first = await client.events.trigger({

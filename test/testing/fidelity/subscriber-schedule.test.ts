@@ -98,7 +98,11 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     const { fake, client } = setup()
     await client.subscribers.preferences.update('sub-1', { schedule: weekdays('09:00 AM', '12:00 PM') })
     await client.events.trigger({ name: 'all-channels', to: 'sub-1' })
-    expect(fake.notifications[0]?.jobs.every((job) => job.status === 'completed')).toBe(true)
+    await client.subscribers.preferences.update('sub-1', { schedule: weekdays('12:00 PM', '01:00 PM') })
+    await client.events.trigger({ name: 'all-channels', to: 'sub-1' })
+    for (const notification of fake.notifications) {
+      expect(notification.jobs.every((job) => job.status === 'completed')).toBe(true)
+    }
   })
 
   it(`delivers a critical workflow outside the schedule [${RUN_JOB}: shouldSkipScheduleCheck, notification.critical]`, async () => {

@@ -201,16 +201,14 @@ const SCENARIOS: ResponseScenario[] = [
     ],
   },
   {
-    name: 'trigger statuses: trigger_not_active, no_workflow_steps_defined, a repeated transactionId',
+    name: 'trigger statuses: trigger_not_active, a workflow without steps, a repeated transactionId',
     fake: { workflows: extraWorkflows },
     run: async ({ client }) => {
       // Answered 201 with a status that says nothing was sent: the SDK rejects, the body is recorded.
       await expect(client.events.trigger({ name: 'inactive', to: 'alice' })).rejects.toBeInstanceOf(
         TriggerNotSentError,
       )
-      await expect(client.events.trigger({ name: 'empty', to: 'alice' })).rejects.toBeInstanceOf(
-        TriggerNotSentError,
-      )
+      await client.events.trigger({ name: 'empty', to: 'alice' })
       await client.events.trigger({
         name: 'every-step',
         to: 'alice',

@@ -1,4 +1,4 @@
-import { cancel as cancelTransaction, deliver } from './engine.js'
+import { cancel as cancelTransaction, deliver, isTransactionTaken } from './engine.js'
 import { HttpError, isRecord } from './http.js'
 import type { FakeState, StoredSubscriber, StoredTopic, StoredWorkflow } from './state.js'
 import type { BroadcastInput, RecipientInput, TriggerInput } from './validation.js'
@@ -76,15 +76,12 @@ function run(
   const workflow = state.workflows.get(input.name)
   if (!workflow) throw new HttpError(422, 'workflow_not_found')
   // The server looks a tenant up by identifier, whether given as a string or an object, and never
-  // creates one from a trigger.
-  if (input.tenant !== undefined && (input.tenant === null || !state.tenants.has(input.tenant))) {
+  // creates one from a trigger; an empty string is no tenant at all.
+  if (input.tenant && !state.tenants.has(input.tenant))
     return { acknowledged: true, status: 'no_tenant_found' }
-  }
+  if (input.tenant === null) return { acknowledged: true, status: 'no_tenant_found' }
   checkPayload(workflow, input.payload)
   const transactionId = input.transactionId ?? globalThis.crypto.randomUUID()
-  // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
-  // transactionId) and its worker then drops it, so nothing new is created and nothing says so.
-  if (state.transactions.has(transactionId)) return { acknowledged: true, status: 'processed', transactionId }
   if (!workflow.active) {
     return {
       acknowledged: true,
@@ -93,15 +90,10 @@ function run(
       transactionId,
     }
   }
-  if (workflow.steps.length === 0) {
-    return {
-      acknowledged: true,
-      status: 'no_workflow_steps_defined',
-      error: ['Workflow has no steps'],
-      transactionId,
-    }
-  }
-  state.transactions.add(transactionId)
+  // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
+  // transactionId) and its worker then drops it, so nothing new is created and nothing says so.
+  if (isTransactionTaken(state, transactionId))
+    return { acknowledged: true, status: 'processed', transactionId }
   const actor = input.actor ? resolve(state, input.actor) : undefined
   const payload = withoutAttachmentFiles(input.payload)
   for (const target of targets(actor?.subscriberId)) {

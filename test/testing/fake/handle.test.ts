@@ -202,7 +202,7 @@ describe('fake.handle: triggers', () => {
     expect(fake.notifications).toHaveLength(1)
   })
 
-  it('acknowledges inactive and empty workflows with their statuses', async () => {
+  it('acknowledges an inactive workflow with its status, and a workflow without steps as processed', async () => {
     const fake = createFakeService({
       workflows: [{ identifier: 'off', active: false, steps: [{ type: 'email' }] }, { identifier: 'empty' }],
     })
@@ -221,8 +221,10 @@ describe('fake.handle: triggers', () => {
       { authorization: 'ApiKey k' },
     )
     expect(data(off)).toMatchObject({ acknowledged: true, status: 'trigger_not_active' })
-    expect(data(empty)).toMatchObject({ acknowledged: true, status: 'no_workflow_steps_defined' })
-    expect(fake.notifications).toHaveLength(0)
+    expect(data(empty)).toMatchObject({ acknowledged: true, status: 'processed' })
+    expect(fake.notifications.map((n) => [n.to, n.jobs, n.channels])).toEqual([
+      [{ subscriberId: 'x' }, [], []],
+    ])
   })
 
   it('leaves a digest delayed with later steps pending, cancels them once, then answers false', async () => {
@@ -340,11 +342,7 @@ describe('fake.handle: preferences', () => {
       global: unknown
       workflows: { workflow: { identifier: string }; channels: unknown }[]
     }
-    expect(prefs.global).toEqual({
-      enabled: true,
-      channels: { in_app: true, email: false, sms: false },
-      schedule: { isEnabled: false },
-    })
+    expect(prefs.global).toEqual({ enabled: true, channels: { in_app: true, email: false, sms: false } })
     expect(prefs.workflows.map((w) => w.workflow.identifier)).toEqual([
       'welcome',
       'feeds',
@@ -354,7 +352,10 @@ describe('fake.handle: preferences', () => {
     expect(prefs.workflows[0]).toEqual({
       enabled: true,
       channels: { in_app: true, email: false },
-      overrides: [],
+      overrides: [
+        { channel: 'in_app', source: 'subscriber' },
+        { channel: 'email', source: 'subscriber' },
+      ],
       workflow: { slug: 'welcome', identifier: 'welcome', name: 'Welcome', updatedAt: expect.any(String) },
     })
   })
@@ -374,10 +375,10 @@ describe('fake.handle: preferences', () => {
       global: { schedule: unknown }
       workflows: { channels: unknown; overrides: unknown }[]
     }
-    expect(prefs.global.schedule).toEqual({ isEnabled: false })
+    expect(prefs.global).not.toHaveProperty('schedule')
     expect(prefs.workflows[0]).toMatchObject({
       channels: { in_app: false, email: true },
-      overrides: [{ channel: 'in_app', source: 'subscriber' }],
+      updatedAt: expect.any(String),
     })
     expect(fake.preferences('alice')).toEqual(prefs)
   })

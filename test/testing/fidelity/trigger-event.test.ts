@@ -164,11 +164,13 @@ describe(`fidelity: ${SOURCE}`, () => {
     })
   })
 
-  it(`acknowledges a workflow without steps with no_workflow_steps_defined [${SOURCE}: "should handle empty workflow scenario"]`, async () => {
+  it(`acknowledges a workflow without steps as processed and records its notification, without jobs [${SOURCE}: "should handle empty workflow scenario", removed with the no_workflow_steps_defined answer by ef0bd3cd45, #9647]`, async () => {
     const { fake, client } = fidelityFake({ workflows: [{ identifier: 'empty', steps: [] }] })
-    const result = await notSent(client.events.trigger({ name: 'empty', to: 'sub-1' }))
-    expect(result).toMatchObject({ acknowledged: true, status: 'no_workflow_steps_defined' })
-    expect(fake.notifications).toEqual([])
+    const result = await client.events.trigger({ name: 'empty', to: 'sub-1' })
+    expect(result).toMatchObject({ acknowledged: true, status: 'processed' })
+    expect(fake.notifications.map((n) => [n.subscriber.subscriberId, n.jobs, n.channels])).toEqual([
+      ['sub-1', [], []],
+    ])
   })
 
   it(`refuses a payload missing required keys or of the wrong types with 400, and takes one that has them [${SOURCE}: "should fail to trigger with missing variables"]`, async () => {

@@ -61,11 +61,15 @@ export type { BulkChunkApplied, BulkChunkFailed, BulkChunkOutcome } from './reso
 export type {
   BroadcastEventFields,
   BroadcastEventParams,
+  FrameworkPayload,
+  FrameworkWorkflow,
+  FrameworkWorkflowPayloads,
   TriggerEventFields,
   TriggerEventParams,
   WorkflowPayloads,
   WorkflowSchemas,
 } from './resources/events/workflows.js'
+export { frameworkWorkflows } from './resources/events/workflows.js'
 export type { Notifications } from './resources/notifications.js'
 export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
 export * from './schemas/index.js'

@@ -40,6 +40,7 @@ export type {
   RetryInfo,
 } from './core/hooks.js'
 export type { LogFields, Logger, LogLevel } from './core/logger.js'
+export { NOVU_CLOUD_BASE_URLS } from './core/novu-cloud.js'
 export type {
   BulkProgress,
   BulkTriggerOptions,

@@ -45,9 +45,9 @@ describe('notifykit fake', () => {
     const client = clientOn(running)
     const sent = await client.events.trigger({ name: 'welcome', to: 'ada', payload: { plan: 'pro' } })
     await running.waitFor(/ POST \/v1\/events\/trigger 201 \d+ms$/)
-    const email = await running.waitFor(/sent email to ada <ada@example\.com>/)
+    const email = await running.waitFor(/\d {3}sent email to ada <ada@example\.com>/)
     expect(email).toContain(`welcome/email-1 ${sent.transactionId} · payload {"plan":"pro"}`)
-    await running.waitFor(/sent in_app to ada · welcome\/in_app-0/)
+    await running.waitFor(/\d {3}sent in_app to ada · welcome\/in_app-0/)
 
     // A wrong key is refused, and its line says so; neither key is printed.
     const wrong = new NotificationClient({ apiKey: 'sk-wrong-key', baseUrl: running.baseUrl, maxRetries: 0 })
@@ -71,8 +71,10 @@ describe('notifykit fake', () => {
     expect(answer.result).toMatchObject({ acknowledged: true, status: 'processed' })
     const from = running.lines.length
     // Nothing asks the fake in the meantime: the command looks at waiting jobs itself.
-    const sms = await running.waitFor(/sent sms to ada <\+15550100>/, { from, timeoutMs: 4_000 })
+    const sms = await running.waitFor(/\d {3}sent sms to ada <\+15550100>/, { from, timeoutMs: 4_000 })
     expect(sms).toContain(`reminder/sms-1 ${answer.result.transactionId}`)
+    // The delay step is no message: it has no line of its own.
+    expect(running.lines.filter((line) => line.includes(answer.result.transactionId))).toHaveLength(1)
 
     // A message the subscriber's preferences turn off is printed as not sent, with why.
     await novu.subscribers.preferences.update({ channels: { email: false } }, 'ada')
@@ -89,7 +91,7 @@ describe('notifykit fake', () => {
     running = await startCli(['--seeds', seeds, '--api-key', API_KEY])
     const client = clientOn(running)
     const first = await client.events.trigger({ name: 'welcome', to: 'ada' })
-    const notification = await running.waitFor(/sent in_app/)
+    const notification = await running.waitFor(/\d {3}sent in_app/)
     expect(notification).toContain(first.transactionId)
     const authorization = { authorization: `ApiKey ${API_KEY}` }
 
@@ -113,7 +115,7 @@ describe('notifykit fake', () => {
     expect(await client.subscribers.messages.markAll('ada', { markAs: 'read' })).toBe(0)
     const from = running.lines.length
     await client.events.trigger({ name: 'welcome', to: 'ada' })
-    await running.waitFor(/sent in_app/, { from })
+    await running.waitFor(/\d {3}sent in_app/, { from })
 
     running.child.kill('SIGHUP')
     await running.waitFor(/reset \(SIGHUP\)/)

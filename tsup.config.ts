@@ -87,6 +87,21 @@ export default defineConfig([
     external,
   },
   {
+    // dist/cli.js: the `notifykit` command (package.json `bin`), ES module, its shebang kept from the
+    // source. Node only; it bundles the fake service, so it loads no other entry of the package.
+    entry: { cli: 'src/testing/cli/main.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    treeshake: true,
+    removeNodeProtocol: false,
+    external,
+  },
+  {
     // dist/portable/{index,testing,testing/msw,otel}.js: ESM for fetch runtimes; types are the Node build's.
     entry,
     outDir: 'dist/portable',

@@ -7,7 +7,9 @@
 #     lib ES2022 without DOM, types ["node"], skipLibCheck false: no error at all, msw installed; a
 #     consumer of notifykit/testing/msw, where only msw's own types may fail (they need lib DOM);
 #   - an esbuild bundle (platform node) of a serverless handler, zod inside, run against the fake service on
-#     127.0.0.1.
+#     127.0.0.1;
+#   - the `notifykit` bin: `npx notifykit fake --port 0` starts, answers, prints and stops (then the
+#     same bin under each Node version).
 # Every run-time check runs on each Node version of SMOKE_NODE_VERSIONS ("current" is the node
 # running this script; others come from the `node` package through npx): by default 20.18.1, the
 # `engines` floor, as well as 22 and 24. On a Node without require(esm) (before 20.19), the CommonJS
@@ -56,7 +58,7 @@ tar -xzf "$tarball" -C "$WORK/unpacked"
 files="$(cd "$WORK/unpacked/package" && find . -type f | sed 's|^\./||' | sort)"
 for required in package.json dist/index.js dist/index.cjs dist/index.d.ts dist/index.d.cts \
   dist/testing.js dist/testing.cjs dist/testing.d.ts dist/testing.d.cts \
-  dist/testing/msw.js dist/testing/msw.cjs dist/testing/msw.d.ts dist/testing/msw.d.cts; do
+  dist/testing/msw.js dist/testing/msw.cjs dist/testing/msw.d.ts dist/testing/msw.d.cts dist/cli.js; do
   grep -qx "$required" <<<"$files" || fail "the tarball lacks $required"
 done
 unexpected="$(grep -Ev '^(dist/|docs/[^/]+\.md$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$|SECURITY\.md$)' <<<"$files" || true)"
@@ -130,7 +132,11 @@ for version in $NODE_VERSIONS; do
   run_check "$bin" "$label" ts/out/consumer.cjs
   run_check "$bin" "$label" ts/out/consumer.msw.mjs
   run_check "$bin" "$label" run-handler.mjs "$APP/out/handler.cjs"
+  run_check "$bin" "$label" cli-fake.mjs "$bin" node_modules/.bin/notifykit
 done
+
+step 'npx notifykit fake'
+run_check node "node $(node --version)" cli-fake.mjs npx --no-install notifykit
 
 step 'notifykit without msw installed'
 mv node_modules/msw "$WORK/msw-hidden"

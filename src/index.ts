@@ -40,6 +40,7 @@ export type {
   RetryInfo,
 } from './core/hooks.js'
 export type { LogFields, Logger, LogLevel } from './core/logger.js'
+export { NOVU_CLOUD_BASE_URLS } from './core/novu-cloud.js'
 export type {
   BulkProgress,
   BulkTriggerOptions,
@@ -61,11 +62,15 @@ export type { BulkChunkApplied, BulkChunkFailed, BulkChunkOutcome } from './reso
 export type {
   BroadcastEventFields,
   BroadcastEventParams,
+  FrameworkPayload,
+  FrameworkWorkflow,
+  FrameworkWorkflowPayloads,
   TriggerEventFields,
   TriggerEventParams,
   WorkflowPayloads,
   WorkflowSchemas,
 } from './resources/events/workflows.js'
+export { frameworkWorkflows } from './resources/events/workflows.js'
 export type { Notifications } from './resources/notifications.js'
 export type { SubscriberMessages, SubscriberPreferences, Subscribers } from './resources/subscribers.js'
 export * from './schemas/index.js'

@@ -1,6 +1,11 @@
 import { superRefine } from 'zod/mini'
+import { NotifyKitError } from '../../core/errors.js'
 import type { Operation } from '../../internal/pipeline/operation.js'
-import { type StandardSchemaV1, validateSync } from '../../internal/validation/standard-schema.js'
+import {
+  isStandardSchema,
+  type StandardSchemaV1,
+  validateSync,
+} from '../../internal/validation/standard-schema.js'
 import type { BroadcastEventRequest, TriggerEventRequest } from '../../schemas/events.js'
 import type { JsonObject } from '../../schemas/shared.js'
 
@@ -94,4 +99,82 @@ export function withPayloadCheck<Body, Result>(
     }),
   )
   return { ...operation, body: checked }
+}
+
+/**
+ * What notifykit reads of a `@novu/framework` workflow, the object `workflow(id, execute, options)`
+ * returns: matched by shape, so the package needs no framework at run time nor in its types. The
+ * payload type is read from its `trigger`'s event, where the framework put the type it inferred from
+ * `payloadSchema` (zod or JSON Schema); the schema itself from what `discover()` resolves to.
+ */
+export interface FrameworkWorkflow {
+  readonly id: string
+  readonly discover: () => Promise<unknown>
+}
+
+/**
+ * The payload a `@novu/framework` workflow takes: the type the framework inferred from its
+ * `payloadSchema` (fields with a default optional), or any object for a workflow without one.
+ */
+export type FrameworkPayload<F> = F extends { trigger: (event: infer Event) => unknown }
+  ? Event extends { payload?: infer Payload }
+    ? [Exclude<Payload, undefined>] extends [never]
+      ? JsonObject
+      : Exclude<Payload, undefined>
+    : JsonObject
+  : never
+
+/**
+ * The payload map of `@novu/framework` workflows, keyed by trigger name (each workflow's id), for
+ * `NotificationClient<FrameworkWorkflowPayloads<{ welcome: typeof welcome }>>`: types only, nothing
+ * checked at run time. {@link frameworkWorkflows} gives the same types and the run-time checks.
+ */
+export type FrameworkWorkflowPayloads<M> = { [Name in keyof M]: FrameworkPayload<M[Name]> }
+
+/**
+ * The `workflows` option for `@novu/framework` workflows: triggers, bulk triggers and streams are
+ * typed by each workflow's payload, and the payload is checked before sending wherever the schema
+ * can check it (a zod schema, or any Standard Schema). A JSON Schema `payloadSchema` types the
+ * payload but is not checked by notifykit: the service accepts the trigger, and your bridge app's
+ * framework refuses the payload when the workflow runs.
+ *
+ * Each key is the trigger name the compiler checks, and must be the workflow's id. The schemas are
+ * read with the framework's own `discover()` (which runs no step), hence the promise. The framework
+ * is not a dependency of notifykit: the workflows are read by their shape.
+ *
+ * @example
+ * ```ts
+ * import { workflow } from '@novu/framework'
+ * import { z } from 'zod'
+ *
+ * const welcome = workflow('welcome', async ({ step }) => {}, { payloadSchema: z.object({ firstName: z.string() }) })
+ * const client = new NotificationClient({ workflows: await frameworkWorkflows({ welcome }) })
+ * await client.events.trigger({ name: 'welcome', to: 'user-1', payload: { firstName: 'Ada' } })
+ * ```
+ */
+export async function frameworkWorkflows<const M extends Record<string, FrameworkWorkflow>>(
+  workflows: M,
+): Promise<WorkflowSchemas<FrameworkWorkflowPayloads<M>>> {
+  const schemas: Record<string, StandardSchemaV1> = {}
+  for (const [name, workflow] of Object.entries(workflows)) {
+    if (workflow?.id !== name) {
+      const id = typeof workflow?.id === 'string' ? `"${workflow.id}"` : 'no id'
+      throw new NotifyKitError(
+        `frameworkWorkflows: the key "${name}" holds the workflow ${id}; a trigger names a workflow by its id, so key it by its id`,
+      )
+    }
+    let definition: unknown
+    try {
+      definition = await workflow.discover()
+    } catch (error) {
+      throw new NotifyKitError(
+        `frameworkWorkflows: the definition of workflow "${name}" could not be read: ${(error as Error)?.message ?? error}`,
+        { cause: error },
+      )
+    }
+    const schema = (definition as { payload?: { unknownSchema?: unknown } } | undefined)?.payload
+      ?.unknownSchema
+    if (isStandardSchema(schema)) schemas[name] = schema
+  }
+  return schemas as WorkflowSchemas<FrameworkWorkflowPayloads<M>>
 }

@@ -342,9 +342,19 @@ export function replayOf(
 ): IdempotencyReplayError {
   if (firstError === undefined) return replay
   Object.assign(replay, { firstError })
-  Object.defineProperty(replay, 'cause', { value: firstError, writable: true, configurable: true })
+  causedBy(replay, firstError)
   replay.message += `; the first attempt failed with: ${firstError.message}`
   return replay
+}
+
+/**
+ * Sets `cause` on an error built without one (an answer's `ApiError`): the failure before it, when a
+ * call was retried, so that the error a call ends with leads to every failure before it.
+ * @internal
+ */
+export function causedBy<E extends NotifyKitError>(error: E, cause: NotifyKitError): E {
+  Object.defineProperty(error, 'cause', { value: cause, writable: true, configurable: true })
+  return error
 }
 
 /** No response was received: refused, reset, DNS failure, a dropped socket. `cause` has the detail. */

@@ -1,7 +1,9 @@
 import { ApiPromise, type WithResponse } from '../../core/api-promise.js'
 import {
+  ApiError,
   type CallContext,
   ClientClosedError,
+  causedBy,
   IdempotencyReplayError,
   NotifyKitError,
   namingWorkflow,
@@ -268,6 +270,7 @@ export class RequestCore {
     let staleSocketRetryUsed = false
     // What the server may have recorded for the key: the first failure, which a replay stands for.
     let firstFailure: NotifyKitError | undefined
+    let previousFailure: NotifyKitError | undefined
     for (let attempts = 1; ; attempts++) {
       if (config.connection.closed) throw new ClientClosedError()
       const turn = limiter?.acquire(cost, options, deadline)
@@ -303,6 +306,11 @@ export class RequestCore {
         failure = error
       }
       if (failure instanceof IdempotencyReplayError) throw replayOf(failure, firstFailure)
+      // An answer's error has no cause of its own: the attempt before it is one, so the error the
+      // call ends with leads to every failure of the call.
+      if (previousFailure !== undefined && failure instanceof ApiError && failure.cause === undefined)
+        causedBy(failure, previousFailure)
+      previousFailure = failure
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
       // A stale pooled socket failed before the request left: the server recorded nothing of it.
       if (!(decision.retry && decision.staleSocket)) firstFailure ??= failure

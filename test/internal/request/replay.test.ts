@@ -365,3 +365,21 @@ describe('an error the server recorded for the key (it echoes idempotency-key)',
     expect(server.seen).toHaveLength(1)
   })
 })
+
+describe('the error a retried call ends with leads to every failure before it', () => {
+  it('502, 503, 504: the 504, whose cause is the 503, whose cause is the 502', async () => {
+    const before = (status: number): Outcome => ({
+      kind: 'before',
+      status,
+      body: { message: `gateway ${status}` },
+    })
+    const server = idempotentServer([before(502), before(503), before(504)])
+    const { client } = clientOver(server)
+    const error = (await failureOf(client.events.trigger(EVENT))) as ApiError
+    expect(error.attempts).toBe(3)
+    const chain: unknown[] = []
+    for (let at: unknown = error; at !== undefined; at = (at as Error).cause)
+      chain.push((at as ApiError).status)
+    expect(chain).toEqual([504, 503, 502])
+  })
+})

@@ -368,12 +368,12 @@ describe('an error the server recorded for the key (it echoes idempotency-key)',
 
 describe('the error a retried call ends with leads to every failure before it', () => {
   it('502, 503, 504: the 504, whose cause is the 503, whose cause is the 502', async () => {
-    const before = (status: number): Outcome => ({
+    const gateway = (status: number): Outcome => ({
       kind: 'before',
       status,
       body: { message: `gateway ${status}` },
     })
-    const server = idempotentServer([before(502), before(503), before(504)])
+    const server = idempotentServer([gateway(502), gateway(503), gateway(504)])
     const { client } = clientOver(server)
     const error = (await failureOf(client.events.trigger(EVENT))) as ApiError
     expect(error.attempts).toBe(3)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TriggerNotSentError } from '../../src/index.js'
+import { captureLogs } from '../helpers/logs.js'
 import { answeringClient, json, rejectionOf } from '../helpers/wire.js'
 
 // Where the request id comes from. The 2026 server sends no request-id header: its id (`req_` and an
@@ -65,6 +66,20 @@ describe('withResponse().response.requestId', () => {
       ])
       .withResponse()
     expect(response.requestId).toBe(REQUEST_ID)
+  })
+})
+
+describe('the debug line of an attempt', () => {
+  it('names the request id of the answer’s link', async () => {
+    const logs = captureLogs()
+    const { client } = answeringClient(
+      () => json({ data: processed({ activityFeedLink: link('https://dashboard.novu.co') }) }, 201),
+      { logger: logs.logger, logLevel: 'debug' },
+    )
+    await client.events.trigger({ name: 'welcome', to: 'user-1' })
+    const attempt = logs.lines.find((line) => line.details?.status === 201)
+    expect(attempt?.details?.requestId).toBe(REQUEST_ID)
+    expect(attempt?.message).toContain(`(attempt 1, request ${REQUEST_ID})`)
   })
 })
 

@@ -25,7 +25,7 @@ import { failureOf, issuesOf } from '../validation/parse.js'
 import type { Observe, Sender } from './call-observer.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
 import type { Pacer } from './rate-limiter.js'
-import { apiErrorOf, ResponseReader, requestIdOfResult } from './response-reader.js'
+import { apiErrorOf, ResponseReader, requestIdInText, requestIdOfResult } from './response-reader.js'
 import type { RetryBudget } from './retry-budget.js'
 import { decideRetry, failsLikeAnOutage } from './retry-policy.js'
 import { deadlineError, sleep } from './waits.js'
@@ -374,7 +374,7 @@ export class RequestCore {
       return
     }
     const { status } = outcome
-    const requestId = requestIdOf(outcome.headers)
+    const requestId = requestIdInText(outcome.body) ?? requestIdOf(outcome.headers)
     const line = `${method} ${path} ${status} in ${durationMs} ms (attempt ${attempt}, request ${requestId ?? 'none'})`
     logger.debug(line, {
       method,

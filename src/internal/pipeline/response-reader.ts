@@ -155,6 +155,17 @@ function requestIdOfLink(result: unknown): string | undefined {
 
 const SELECTED_LOG_ID = /[?&]selectedLogId=([^&#]+)/
 
+/**
+ * The request id in a response's text, for the debug line written before the body is read: the
+ * first `selectedLogId` of a link in it, as `requestIdOfResult` finds it.
+ */
+export function requestIdInText(text: string): string | undefined {
+  const found = SELECTED_LOG_ID_IN_JSON.exec(text)?.[1]
+  return found === undefined ? undefined : requestIdOfLink({ activityFeedLink: `?selectedLogId=${found}` })
+}
+
+const SELECTED_LOG_ID_IN_JSON = /"activityFeedLink"\s*:\s*"[^"]*?[?&]selectedLogId=([^&#"\\]+)/
+
 /** The error for a non-2xx response, of the class its status names. */
 export function apiErrorOf(response: WireResponse): ApiError {
   return ApiError.fromResponse(response.status, parseErrorBody(response.body), response.headers)

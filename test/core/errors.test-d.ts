@@ -3,8 +3,8 @@
 import { describe, expectTypeOf, test } from 'vitest'
 import {
   ApiError,
-  ConnectionError,
   type ApiIssue,
+  ConnectionError,
   type ErrorCode,
   IdempotencyReplayError,
   NotifyKitError,

@@ -1,4 +1,5 @@
 import { parseRetryAfterMs, type ResponseHeaders, requestIdOf } from '../internal/http/response-headers.js'
+import { errorIdOfBody, issuesOfBody } from '../internal/text/error-body.js'
 import { describeStatus, formatIssues } from '../internal/text/messages.js'
 import type { TriggerResult, TriggerStatus } from '../schemas/events.js'
 
@@ -31,6 +32,7 @@ export type ApiErrorCode =
   | 'NOTIFYKIT_UNPROCESSABLE_ENTITY'
   | 'NOTIFYKIT_RATE_LIMIT'
   | 'NOTIFYKIT_INTERNAL_SERVER'
+  | 'NOTIFYKIT_IDEMPOTENCY_REPLAY'
 
 /** Facts about the call that every error raised by a request carries. @internal */
 export interface CallContext {
@@ -39,6 +41,7 @@ export interface CallContext {
   idempotencyKey?: string
   attempts?: number
   retryBudgetSpent?: boolean
+  requestId?: string
 }
 
 /**
@@ -78,6 +81,12 @@ export class NotifyKitError extends Error {
    * as calls succeed.
    */
   declare readonly retryBudgetSpent?: boolean
+  /**
+   * The server's id for the request, to quote to support, when the call learnt it: a trigger's
+   * answer carries it in its `activityFeedLink` (so a `TriggerNotSentError` has it), and an error
+   * response has it only where a proxy in front of the server added an `x-request-id` header.
+   */
+  declare readonly requestId?: string | undefined
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
@@ -121,6 +130,18 @@ export function withCallContext<E extends NotifyKitError>(error: E, context: Cal
   return Object.assign(error, context)
 }
 
+/**
+ * One problem the server listed in an error body: where it is, from the request body
+ * (`['payload', 'orderId']`; empty when the server named no field, as its DTO checks do), the
+ * server's words, and what it said of the value.
+ */
+export interface ApiIssue extends ValidationIssue {
+  /** The value the server refused, when it said which. */
+  value?: unknown
+  /** For a payload checked against the workflow's schema: the rule that failed, e.g. `#/required`. */
+  schemaPath?: string
+}
+
 /** The server answered with a non-2xx status. Subclasses name the status family. */
 export class ApiError extends NotifyKitError {
   override name = 'ApiError'
@@ -133,22 +154,38 @@ export class ApiError extends NotifyKitError {
   declare readonly headers: ResponseHeaders
   /** The parsed JSON error body, or the raw text when it was not JSON (an HTML page from a proxy). */
   declare readonly body: unknown
-  /** The server's request id (`x-request-id` or `request-id`), to quote to support. */
+  /**
+   * Every problem the body lists, in the server's order: a 422's `errors` (a command's
+   * `errors.<field>.messages`, a DTO's `errors.general.messages`), a payload's schema errors (under
+   * `payload`, with `value` and `schemaPath`), a schema's `errors` list, or a `message` list. Empty
+   * when it lists none.
+   */
+  declare readonly issues: ApiIssue[]
+  /**
+   * The service names no request id on an error; this is the `x-request-id` (or `request-id`) header,
+   * only where a proxy in front of the server adds one.
+   */
   declare readonly requestId: string | undefined
+  /** The id a `500` asks you to quote to support (`errorId` in the body), if the server sent one. */
+  declare readonly errorId: string | undefined
   /** The wait the server asked for (`retry-after-ms`, `Retry-After` in seconds or as a date), if any. */
   declare readonly retryAfterMs: number | undefined
 
   constructor(status: number, body: unknown, headers: ResponseHeaders, message?: string) {
-    super(message ?? describeStatus(status, body))
+    const issues: ApiIssue[] = issuesOfBody(body)
+    super(message ?? describeStatus(status, body, issues))
     this.status = status
     this.body = body
     this.headers = headers
+    this.issues = issues
     this.requestId = requestIdOf(headers)
+    this.errorId = errorIdOfBody(body)
     this.retryAfterMs = parseRetryAfterMs(headers)
   }
 
   /**
-   * Builds the subclass that matches the status.
+   * Builds the subclass that matches the status, or an `IdempotencyReplayError` for an error the
+   * server replays (`Idempotency-Replay: true`).
    * @example
    * ```ts
    * const error = ApiError.fromResponse(429, { message: 'slow down' }, { 'retry-after': '2' })
@@ -156,9 +193,14 @@ export class ApiError extends NotifyKitError {
    * ```
    */
   static fromResponse(status: number, body: unknown, headers: ResponseHeaders): ApiError {
-    const ErrorClass = errorClassForStatus(status)
+    const ErrorClass = isReplay(headers) ? IdempotencyReplayError : errorClassForStatus(status)
     return new ErrorClass(status, body, headers)
   }
+}
+
+/** The server's mark on an answer it replays for an idempotency key it has seen. */
+function isReplay(headers: ResponseHeaders): boolean {
+  return headers['idempotency-replay']?.trim().toLowerCase() === 'true'
 }
 
 /** 400: the server rejected the request (for example a payload that failed the workflow's schema). */
@@ -243,6 +285,76 @@ export class InternalServerError extends ApiError {
   /** @internal */
   static override readonly [CODE] = 'NOTIFYKIT_INTERNAL_SERVER' as const
   declare readonly code: 'NOTIFYKIT_INTERNAL_SERVER'
+}
+
+/**
+ * The server answered this idempotency key with an error before, and replays it: every request under
+ * the key gets that answer until the key expires (a day), so the call was not retried. The service
+ * replays an error as `503 Service Unavailable` with `Idempotency-Replay: true`, whatever the first
+ * error was (a 4xx, a 500, a 503); `firstError` is that first error when this call saw it.
+ *
+ * What to do: fix the cause, then send again with a new idempotency key. If the first attempt was
+ * applied (a 500 can come after the trigger was queued), a new key can send it twice; for a trigger,
+ * send the same `transactionId` again and the server ignores the repeat.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.events.trigger(event, { idempotencyKey: 'order-42-shipped' })
+ * } catch (error) {
+ *   if (error instanceof IdempotencyReplayError) {
+ *     console.error('replayed:', error.firstError?.message ?? error.message)
+ *     // after fixing the cause: same transactionId, new key
+ *     await client.events.trigger(event, { idempotencyKey: 'order-42-shipped:2' })
+ *   }
+ * }
+ * ```
+ */
+export class IdempotencyReplayError extends ApiError {
+  override name = 'IdempotencyReplayError'
+  /** @internal */
+  static override readonly [CODE] = 'NOTIFYKIT_IDEMPOTENCY_REPLAY' as const
+  declare readonly code: 'NOTIFYKIT_IDEMPOTENCY_REPLAY'
+  /**
+   * The error of this call's first attempt under the key, which the server recorded and now
+   * replays (an `ApiError`, or a `TimeoutError` when its answer never arrived); also `cause`.
+   * `undefined` when an earlier call used the key first.
+   */
+  declare readonly firstError: NotifyKitError | undefined
+
+  constructor(status: number, body: unknown, headers: ResponseHeaders) {
+    super(status, body, headers, `${describeStatus(status, body)}: ${REPLAY_EXPLAINED}`)
+    this.firstError = undefined
+  }
+}
+
+const REPLAY_EXPLAINED =
+  'a replay (Idempotency-Replay): the server answered this idempotency key with an error before and gives every request under it the same answer until the key expires, so it was not retried; ' +
+  'fix the cause, then send again with a new idempotency key (if the first attempt was applied, a new key can send it twice: for a trigger, send the same transactionId and the server ignores the repeat)'
+
+/**
+ * Records the error this call's first attempt under the key failed with, which the replay stands for.
+ * @internal
+ */
+export function replayOf(
+  replay: IdempotencyReplayError,
+  firstError: NotifyKitError | undefined,
+): IdempotencyReplayError {
+  if (firstError === undefined) return replay
+  Object.assign(replay, { firstError })
+  causedBy(replay, firstError)
+  replay.message += `; the first attempt failed with: ${firstError.message}`
+  return replay
+}
+
+/**
+ * Sets `cause` on an error built without one (an answer's `ApiError`): the failure before it, when a
+ * call was retried, so that the error a call ends with leads to every failure before it.
+ * @internal
+ */
+export function causedBy<E extends NotifyKitError>(error: E, cause: NotifyKitError): E {
+  Object.defineProperty(error, 'cause', { value: cause, writable: true, configurable: true })
+  return error
 }
 
 /** No response was received: refused, reset, DNS failure, a dropped socket. `cause` has the detail. */

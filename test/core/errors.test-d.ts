@@ -3,8 +3,10 @@
 import { describe, expectTypeOf, test } from 'vitest'
 import {
   ApiError,
+  type ApiIssue,
   ConnectionError,
   type ErrorCode,
+  IdempotencyReplayError,
   NotifyKitError,
   RateLimitError,
   RequestValidationError,
@@ -19,6 +21,11 @@ describe('error.code', () => {
     if (error instanceof TimeoutError) expectTypeOf(error.code).toEqualTypeOf<'NOTIFYKIT_TIMEOUT'>()
     if (error instanceof RequestValidationError)
       expectTypeOf(error.code).toEqualTypeOf<'NOTIFYKIT_REQUEST_VALIDATION'>()
+    if (error instanceof IdempotencyReplayError) {
+      expectTypeOf(error.code).toEqualTypeOf<'NOTIFYKIT_IDEMPOTENCY_REPLAY'>()
+      expectTypeOf(error.firstError).toEqualTypeOf<NotifyKitError | undefined>()
+      expectTypeOf(error.issues).toEqualTypeOf<ApiIssue[]>()
+    }
   })
 
   test('a parent class has the codes of its family, the root all of them', () => {

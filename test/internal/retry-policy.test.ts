@@ -15,6 +15,7 @@ import { parseRetryAfterMs } from '../../src/internal/http/response-headers.js'
 import {
   backoffMs,
   decideRetry,
+  failsLikeAnOutage,
   isStaleSocket,
   MAX_RETRY_AFTER_MS,
   type RetryState,
@@ -36,6 +37,43 @@ function connectionError(code: string, responseStarted = false): ConnectionError
   error.responseStarted = responseStarted
   return error
 }
+
+describe('decideRetry: what the server recorded for the idempotency key', () => {
+  const replayed = (status: number, headers: Record<string, string> = {}) =>
+    apiError(status, { 'idempotency-replay': 'true', ...headers })
+
+  it.each([503, 500, 502, 504, 409, 429])(
+    'a replay (status %i) is never retried, whatever x-should-retry says',
+    (status) => {
+      expect(decideRetry(replayed(status), FIRST_FAILURE, NO_JITTER)).toEqual({ retry: false })
+      expect(decideRetry(replayed(status, { 'x-should-retry': 'true' }), FIRST_FAILURE, NO_JITTER)).toEqual({
+        retry: false,
+      })
+    },
+  )
+
+  it('a replay is no sign of an outage: it takes nothing from the retry budget', () => {
+    expect(failsLikeAnOutage(replayed(503))).toBe(false)
+    // The same status without the mark is one.
+    expect(failsLikeAnOutage(apiError(503))).toBe(true)
+  })
+
+  it.each([500, 503, 408])('a %i that echoes the key was recorded for it: not retried', (status) => {
+    expect(decideRetry(apiError(status, { 'idempotency-key': 'k-1' }), FIRST_FAILURE, NO_JITTER)).toEqual({
+      retry: false,
+    })
+    expect(decideRetry(apiError(status), FIRST_FAILURE, NO_JITTER).retry).toBe(true)
+  })
+
+  it.each([409, 429])('a %i that echoes the key was not recorded for it: retried', (status) => {
+    expect(
+      decideRetry(apiError(status, { 'idempotency-key': 'k-1' }), FIRST_FAILURE, NO_JITTER),
+    ).toMatchObject({
+      retry: true,
+      reason: `status ${status}`,
+    })
+  })
+})
 
 describe('decideRetry: statuses', () => {
   it.each([408, 409, 429, 500, 502, 503, 504])('retries %i after the first backoff step', (status) => {

@@ -1,10 +1,14 @@
 import { ApiPromise, type WithResponse } from '../../core/api-promise.js'
 import {
+  ApiError,
   type CallContext,
   ClientClosedError,
+  causedBy,
+  IdempotencyReplayError,
   NotifyKitError,
   namingWorkflow,
   RequestValidationError,
+  replayOf,
   TimeoutError,
   withCallContext,
 } from '../../core/errors.js'
@@ -21,7 +25,7 @@ import { failureOf, issuesOf } from '../validation/parse.js'
 import type { Observe, Sender } from './call-observer.js'
 import { type Operation, sendsIdempotencyKey } from './operation.js'
 import type { Pacer } from './rate-limiter.js'
-import { apiErrorOf, ResponseReader } from './response-reader.js'
+import { apiErrorOf, ResponseReader, requestIdInText, requestIdOfResult } from './response-reader.js'
 import type { RetryBudget } from './retry-budget.js'
 import { decideRetry, failsLikeAnOutage } from './retry-policy.js'
 import { deadlineError, sleep } from './waits.js'
@@ -178,17 +182,24 @@ export class RequestCore {
     // Read now, so that the body is not held while the request is in flight: a bulk chunk's events
     // are garbage once serialized.
     const workflowName = (input.body as { name?: unknown } | undefined)?.name
-    const call = { method: operation.method, path: wire.path, idempotencyKey, attempts: 0 }
+    const call: CallContext & { attempts: number } = {
+      method: operation.method,
+      path: wire.path,
+      idempotencyKey,
+      attempts: 0,
+    }
     try {
       const response = await this.#attempt(wire, options, call, sender, operation.rateLimitCost)
       const attempts = call.attempts
       // Step 5: the result, unwrapped and checked as `responseValidation` says.
       const data = this.#reader.read(operation, response)
+      // The service names the request only inside a trigger's answer; a proxy's header is the fallback.
+      const requestId = requestIdOfResult(data) ?? requestIdOf(response.headers)
+      if (requestId !== undefined) call.requestId = requestId
       const verdict = operation.verdict?.(data)
       if (verdict?.unknownStatus !== undefined) this.#warnUnknownStatus(operation.name, verdict.unknownStatus)
       // Past the attempt loop: an answer that says nothing was sent is final, never retried.
       if (verdict?.notSent) throw verdict.notSent
-      const requestId = requestIdOf(response.headers)
       return {
         data,
         response: { status: response.status, headers: response.headers, requestId, idempotencyKey, attempts },
@@ -257,6 +268,9 @@ export class RequestCore {
     // An error reports only the attempts that were sent.
     if (signal?.aborted) throw callerAbortError(signal)
     let staleSocketRetryUsed = false
+    // What the server may have recorded for the key: the first failure, which a replay stands for.
+    let firstFailure: NotifyKitError | undefined
+    let previousFailure: NotifyKitError | undefined
     for (let attempts = 1; ; attempts++) {
       if (config.connection.closed) throw new ClientClosedError()
       const turn = limiter?.acquire(cost, options, deadline)
@@ -291,7 +305,15 @@ export class RequestCore {
           throw deadlineError(options.deadlineMs, { cause: error })
         failure = error
       }
+      if (failure instanceof IdempotencyReplayError) throw replayOf(failure, firstFailure)
+      // An answer's error has no cause of its own: the attempt before it is one, so the error the
+      // call ends with leads to every failure of the call.
+      if (previousFailure !== undefined && failure instanceof ApiError && failure.cause === undefined)
+        causedBy(failure, previousFailure)
+      previousFailure = failure
       const decision = decideRetry(failure, { attempts, maxRetries, staleSocketRetryUsed })
+      // A stale pooled socket failed before the request left: the server recorded nothing of it.
+      if (!(decision.retry && decision.staleSocket)) firstFailure ??= failure
       // The free retry of a stale pooled socket is no sign of an outage.
       const outage = !(decision.retry && decision.staleSocket) && failsLikeAnOutage(failure)
       if (outage) retryBudget.failed()
@@ -352,7 +374,7 @@ export class RequestCore {
       return
     }
     const { status } = outcome
-    const requestId = requestIdOf(outcome.headers)
+    const requestId = requestIdInText(outcome.body) ?? requestIdOf(outcome.headers)
     const line = `${method} ${path} ${status} in ${durationMs} ms (attempt ${attempt}, request ${requestId ?? 'none'})`
     logger.debug(line, {
       method,

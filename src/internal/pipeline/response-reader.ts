@@ -124,6 +124,48 @@ export class ResponseReader {
   }
 }
 
+/**
+ * The request id the service put in a trigger's answer: the `selectedLogId` of its
+ * `activityFeedLink` (`…/activity/requests?selectedLogId=req_…`), or of the first event's that has
+ * one in a bulk (one request, one id). The link's origin is the service's dashboard setting, so only the
+ * parameter is read, not the URL.
+ */
+export function requestIdOfResult(data: unknown): string | undefined {
+  if (!Array.isArray(data)) return requestIdOfLink(data)
+  // An event refused in a bulk may have no link; the next one has the same request's.
+  for (const result of data) {
+    const found = requestIdOfLink(result)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+function requestIdOfLink(result: unknown): string | undefined {
+  if (result === null || typeof result !== 'object') return undefined
+  const link = (result as { activityFeedLink?: unknown }).activityFeedLink
+  if (typeof link !== 'string') return undefined
+  const found = SELECTED_LOG_ID.exec(link)?.[1]
+  if (!found) return undefined
+  try {
+    return decodeURIComponent(found)
+  } catch {
+    return found
+  }
+}
+
+const SELECTED_LOG_ID = /[?&]selectedLogId=([^&#]+)/
+
+/**
+ * The request id in a response's text, for the debug line written before the body is read: the
+ * first `selectedLogId` of a link in it, as `requestIdOfResult` finds it.
+ */
+export function requestIdInText(text: string): string | undefined {
+  const found = SELECTED_LOG_ID_IN_JSON.exec(text)?.[1]
+  return found === undefined ? undefined : requestIdOfLink({ activityFeedLink: `?selectedLogId=${found}` })
+}
+
+const SELECTED_LOG_ID_IN_JSON = /"activityFeedLink"\s*:\s*"[^"]*?[?&]selectedLogId=([^&#"\\]+)/
+
 /** The error for a non-2xx response, of the class its status names. */
 export function apiErrorOf(response: WireResponse): ApiError {
   return ApiError.fromResponse(response.status, parseErrorBody(response.body), response.headers)

@@ -1,4 +1,10 @@
-import { ApiError, ConnectionError, type NotifyKitError, TimeoutError } from '../../core/errors.js'
+import {
+  ApiError,
+  ConnectionError,
+  IdempotencyReplayError,
+  type NotifyKitError,
+  TimeoutError,
+} from '../../core/errors.js'
 
 const INITIAL_DELAY_MS = 500
 const MAX_DELAY_MS = 8_000
@@ -22,6 +28,24 @@ export interface RetryState {
 /**
  * Decides whether a failed attempt is tried again and after how long. Pure: the request core owns
  * the loop, the clock and the logging.
+ *
+ * Every retry goes out under the call's idempotency key, and the service records the outcome of a
+ * keyed POST or PATCH that reached its handler, an error included, as its answer to that key for a
+ * day: a request under the key again gets a replay (`503` with `Idempotency-Replay: true`), never a
+ * new run. So an error the service recorded is final for the key, and is not retried:
+ * - a replay is never retried, and is no sign of an outage (the service works: it repeats an answer);
+ * - an error that echoes the `idempotency-key` header went through the service's idempotency layer,
+ *   which recorded it (a 500 from the application, an organisation's `503` kill switch, a 4xx). A
+ *   retry under the same key could only be replayed; a retry under a new key could send twice if
+ *   the first attempt was applied (a 500 can follow the trigger's queueing), which a client trusted
+ *   with sends that must happen once does not do behind its caller's back. So the call fails at once
+ *   with that first error, and the caller, who can tell whether a repeat is safe (a trigger's
+ *   `transactionId` makes the service ignore one), sends again under a new key. The exceptions
+ *   are the answers the layer does not record: a 409 (the first request under the key is still
+ *   running) and a 429 (the rate limiter runs before it).
+ * Failures that never reached the service's handler stay retried under the same key, which is what
+ * makes them safe: connection errors and timeouts, 502 and 504 from gateways, and 5xx with no echo
+ * of the key (a proxy's, or a service whose idempotency layer is off).
  * @internal
  */
 export function decideRetry(
@@ -31,7 +55,7 @@ export function decideRetry(
 ): RetryDecision {
   const retriesDone = state.attempts - 1
   if (error instanceof ApiError) {
-    if (!shouldRetryStatus(error)) return NO_RETRY
+    if (isFinalForTheKey(error) || !shouldRetryStatus(error)) return NO_RETRY
     if (retriesDone >= state.maxRetries) return NO_RETRY
     const requested = error.retryAfterMs
     if (requested !== undefined && requested > MAX_RETRY_AFTER_MS) return NO_RETRY
@@ -70,8 +94,18 @@ const NO_RETRY: RetryDecision = { retry: false }
  * or a connection error that a retry can mend. These draw on the retry budget.
  */
 export function failsLikeAnOutage(error: NotifyKitError): boolean {
+  if (error instanceof IdempotencyReplayError) return false
   if (error instanceof ApiError) return error.status !== 429 && shouldRetryStatus(error)
   return error instanceof ConnectionError && !isPermanentConnectionError(error)
+}
+
+/** The statuses the service's idempotency layer answers without recording them for the key. */
+const UNRECORDED_STATUSES = new Set([409, 429])
+
+/** A replay, or an error the service recorded as its answer to the key (it echoes the key). */
+function isFinalForTheKey(error: ApiError): boolean {
+  if (error instanceof IdempotencyReplayError) return true
+  return error.headers['idempotency-key'] !== undefined && !UNRECORDED_STATUSES.has(error.status)
 }
 
 function shouldRetryStatus(error: ApiError): boolean {

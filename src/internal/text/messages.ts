@@ -1,3 +1,5 @@
+import { type BodyIssue, errorIdOfBody } from './error-body.js'
+
 // How the SDK quotes what it did not write (a server's error body, a schema's issues) in its own
 // error messages: cut to a line, never the whole of it.
 
@@ -25,11 +27,17 @@ const AUTHENTICATION_HINT =
 
 /**
  * "422 workflow_not_found", "502 Bad Gateway: <html>…" — the server's words first, cut to a line;
- * a 401 adds what to check.
+ * then the problems it listed when its words do not already name them (`422 Validation Error: to
+ * should not be null or undefined`), the id a 500 asks to quote, and for a 401 what to check.
  */
-export function describeStatus(status: number, body: unknown): string {
+export function describeStatus(status: number, body: unknown, issues: readonly BodyIssue[] = []): string {
   const detail = messageFromBody(body)
-  const described = detail ? `${status} ${excerpt(detail)}` : `${status} status code (no body)`
+  let described = detail ? `${status} ${excerpt(detail)}` : `${status} status code (no body)`
+  const first = issues[0]
+  // A command's check and a payload's schema write the problems into the message already.
+  if (first && !detail?.includes(first.message)) described += `: ${excerpt(formatIssues(issues))}`
+  const errorId = errorIdOfBody(body)
+  if (errorId) described += ` (errorId ${errorId})`
   return status === 401 ? `${described}; ${AUTHENTICATION_HINT}` : described
 }
 

@@ -24,18 +24,22 @@ const AUTHORIZATION_VALUE = /\bApiKey (?!\[redacted\])[^\s"',;]+/g
  * the key's length or neighbours.
  */
 export function keyRedactor(...secrets: string[]): (text: string) => string {
-  const alternatives = secrets.filter(Boolean).flatMap((secret) =>
-    secretForms(secret).map((form) => {
-      const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      if (secret.length >= MIN_REAL_KEY_LENGTH) return escaped
-      // A boundary is required only on a side where the key itself begins or ends with a word character.
-      const before = /^[\w-]/.test(form) ? '(?<![\\w-])' : ''
-      const after = /[\w-]$/.test(form) ? '(?![\\w-])' : ''
-      return before + escaped + after
-    }),
-  )
-  // The longest first: a key that holds another is replaced whole.
-  alternatives.sort((a, b) => b.length - a.length)
+  const forms = secrets
+    .filter(Boolean)
+    .flatMap((secret) =>
+      secretForms(secret).map((form) => ({ form, real: secret.length >= MIN_REAL_KEY_LENGTH })),
+    )
+  // The longest key first, whatever its pattern's length: a key that begins with another of the
+  // family (`nk.` and `nk.live_…`) is replaced whole, not its first part alone.
+  forms.sort((a, b) => b.form.length - a.form.length)
+  const alternatives = forms.map(({ form, real }) => {
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (real) return escaped
+    // A boundary is required only on a side where the key itself begins or ends with a word character.
+    const before = /^[\w-]/.test(form) ? '(?<![\\w-])' : ''
+    const after = /[\w-]$/.test(form) ? '(?![\\w-])' : ''
+    return before + escaped + after
+  })
   const pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : undefined
   return (text) =>
     (pattern ? text.replace(pattern, REDACTED) : text).replace(AUTHORIZATION_VALUE, `ApiKey ${REDACTED}`)

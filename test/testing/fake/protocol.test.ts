@@ -15,19 +15,39 @@ describe('idempotency keys', () => {
     expect(replay.body).toEqual(first.body)
     expect(replay.headers.get('idempotency-key')).toBe('k-1')
     expect(replay.headers.get('idempotency-replay')).toBe('true')
-    expect(replay.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
     expect(fake.notifications).toHaveLength(1)
   })
 
-  it('replays errors too', async () => {
+  it('remembers an error too, and answers its key 503 from then on, even once the cause is gone', async () => {
     const fake = seededFake()
     const key = { 'idempotency-key': 'k-err' }
     const first = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
     fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
     const replay = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
-    expect([first.status, replay.status]).toEqual([422, 422])
-    expect(replay.body).toEqual(first.body)
+    expect([first.status, replay.status]).toEqual([422, 503])
+    expect(first.headers.get('idempotency-key')).toBe('k-err')
+    expect(first.headers.get('idempotency-replay')).toBeNull()
+    expect(replay.body).toEqual({
+      statusCode: 503,
+      timestamp: expect.any(String),
+      path: '/v1/events/trigger',
+      message: 'Service Unavailable',
+      ctx: { statusCode: 503 },
+    })
+    expect(replay.headers.get('idempotency-key')).toBe('k-err')
     expect(replay.headers.get('idempotency-replay')).toBe('true')
+    expect(fake.notifications).toHaveLength(0)
+    // Another key is another request: it runs.
+    const fresh = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { name: 'nope', to: 'alice' },
+      {
+        'idempotency-key': 'k-new',
+      },
+    )
+    expect(fresh.status).toBe(201)
   })
 
   it('answers 422 for the same key with another body, and 400 for a key over 255 characters', async () => {
@@ -151,7 +171,9 @@ describe('fault injection', () => {
   it('sends a custom body and headers, a string body as text', async () => {
     const fake = seededFake()
     fake.failNext({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } })
-    const response = await fake.handle(new Request('https://fake.test/v1/notifications/x'))
+    const response = await fake.handle(
+      new Request('https://fake.test/v1/notifications/000000000000000000000000'),
+    )
     expect(response.status).toBe(502)
     expect(response.headers.get('content-type')).toBe('text/html')
     expect(await response.text()).toBe('<html>Bad gateway</html>')
@@ -194,7 +216,7 @@ describe('fault injection', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect((await pending).status).toBe(201)
     fake.delay(0)
-    expect((await call(fake, 'GET', '/v1/notifications/x')).status).toBe(404)
+    expect((await call(fake, 'GET', '/v1/notifications/000000000000000000000000')).status).toBe(404)
   })
 })
 
@@ -203,7 +225,7 @@ describe('inspection', () => {
     const fake = seededFake()
     fake.addWorkflow({ identifier: 'later', steps: [{ type: 'email' }] })
     await call(fake, 'POST', '/v1/events/trigger', trigger, { 'X-Custom': 'yes' })
-    await call(fake, 'GET', '/v1/notifications/x')
+    await call(fake, 'GET', '/v1/notifications/000000000000000000000000')
     expect(fake.requests).toEqual([
       {
         method: 'POST',
@@ -211,7 +233,12 @@ describe('inspection', () => {
         headers: expect.objectContaining({ 'x-custom': 'yes', authorization: `ApiKey ${API_KEY}` }),
         body: trigger,
       },
-      { method: 'GET', path: '/v1/notifications/x', headers: expect.any(Object), body: undefined },
+      {
+        method: 'GET',
+        path: '/v1/notifications/000000000000000000000000',
+        headers: expect.any(Object),
+        body: undefined,
+      },
     ])
     fake.failNext({ status: 500 })
     fake.reset()

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { seededFake } from '../../helpers/fake.js'
-import { rawFetch } from './setup.js'
+import { changedBy, rawFetch } from './setup.js'
 
 // Idempotency keys, checked against the server's apps/api/src/app/shared/framework/idempotency.e2e.ts
 // ("when enabled") and the interceptor it tests (idempotency.interceptor.ts). Raw requests: the
@@ -83,15 +83,24 @@ describe(`idempotency, as ${E2E}`, () => {
     expect(read.headers.get('idempotency-replay')).toBeNull()
   })
 
-  it(`${E2E}: "should return cached error response for duplicate requests"`, async () => {
+  it(`${E2E}: "should return cached error response for duplicate requests": the error is kept, and its replay is a bare 503 for the key's lifetime ${changedBy('idempotencyErrorReplay')}`, async () => {
     const fake = seededFake()
     const first = await rawFetch(fake, 'POST', TRIGGER, { name: 'nope', to: 'alice' }, keyed('k7'))
     fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
     const again = await rawFetch(fake, 'POST', TRIGGER, { name: 'nope', to: 'alice' }, keyed('k7'))
-    expect([first.status, again.status]).toEqual([422, 422])
-    expect((again.body as { message: unknown }).message).toEqual((first.body as { message: unknown }).message)
+    expect([first.status, again.status]).toEqual([422, 503])
+    expect(again.body).toEqual({
+      statusCode: 503,
+      timestamp: expect.any(String),
+      path: TRIGGER,
+      message: 'Service Unavailable',
+      ctx: { statusCode: 503 },
+    })
     expect(first.headers.get('idempotency-key')).toBe('k7')
+    expect(first.headers.get('idempotency-replay')).toBeNull()
     expect(again.headers.get('idempotency-key')).toBe('k7')
+    expect(again.headers.get('idempotency-replay')).toBe('true')
+    expect(fake.notifications).toHaveLength(0)
   })
 
   it(`${E2E}: "should return 400 when key bigger than allowed limit"`, async () => {

@@ -274,13 +274,15 @@ function parseMessage(text: string): string {
 }
 
 /**
- * A status fault's answer: the body given, or the server's body for the status (the bare form a
- * NestJS exception made without a message gives).
+ * A status fault's answer: the body given, or the server's body for the status: its 500 (with an
+ * `errorId`), or the bare form a NestJS exception made without a message gives.
  */
 function faultReply(fault: FakeStatusFault, url: string): Reply {
+  const exception: ServerException =
+    fault.status === 500 ? { kind: 'internal', errorId: globalThis.crypto.randomUUID() } : bare(fault.status)
   const reply: Reply =
     fault.body === undefined
-      ? errorReply(url, bare(fault.status))
+      ? errorReply(url, exception)
       : { status: fault.status, body: fault.body, headers: {} }
   return { ...reply, headers: { ...reply.headers, ...fault.headers } }
 }

@@ -137,6 +137,37 @@ describe('rate limiting', () => {
     expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
   })
 
+  it('reports whole tokens: RateLimit-Remaining rounds a partial token down, Reset rounds the wait up', async () => {
+    vi.useFakeTimers()
+    const fake = seededFake({ rateLimit: { perSecond: 10, burst: 2 } })
+    const send = () => call(fake, 'POST', '/v1/events/trigger', trigger)
+    const remaining = (r: { headers: Headers }) => r.headers.get('ratelimit-remaining')
+    expect(remaining(await send())).toBe('1')
+    expect(remaining(await send())).toBe('0')
+    vi.advanceTimersByTime(50) // half a token
+    const refused = await send()
+    expect([refused.status, remaining(refused), refused.headers.get('retry-after')]).toEqual([429, '0', '1'])
+    vi.advanceTimersByTime(100) // 1.5 tokens: one request, half a token left
+    const passed = await send()
+    expect([passed.status, remaining(passed), passed.headers.get('ratelimit-reset')]).toEqual([201, '0', '1'])
+    vi.advanceTimersByTime(60) // 1.1 tokens
+    expect(remaining(await send())).toBe('0')
+    vi.advanceTimersByTime(200) // 2 tokens, the burst
+    expect(remaining(await send())).toBe('1')
+  })
+
+  it('counts a request the route refuses (with its headers), not one the auth guard refuses', async () => {
+    const fake = seededFake({ rateLimit: { perSecond: 1, burst: 5 } })
+    const invalid = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' })
+    expect([invalid.status, invalid.headers.get('ratelimit-remaining')]).toEqual([422, '4'])
+    const unauthorized = await call(fake, 'POST', '/v1/events/trigger', trigger, {
+      authorization: 'ApiKey no',
+    })
+    expect([unauthorized.status, unauthorized.headers.get('ratelimit-remaining')]).toEqual([401, null])
+    const next = await call(fake, 'POST', '/v1/events/trigger', trigger)
+    expect(next.headers.get('ratelimit-remaining')).toBe('3')
+  })
+
   it('charges 100 units for bulk and broadcast', async () => {
     const fake = seededFake({ rateLimit: { limit: 150, windowMs: 60_000 } })
     const bulk = await call(fake, 'POST', '/v1/events/trigger/bulk', { events: [trigger] })

@@ -202,8 +202,7 @@ export class RequestPipeline {
       const reply = match.route.handle({
         state: this.#state(),
         params: match.params,
-        // The server's body parser reads a request without a body as `{}`.
-        body: body === undefined ? {} : body,
+        body,
         missingNotification: this.#options.missingNotification ?? '404',
         requestId: prefixedId('req_', this.#state().now()),
       })

@@ -4,6 +4,10 @@ import { API_KEY, call, data, seededFake } from '../../helpers/fake.js'
 const trigger = { name: 'welcome', to: 'alice' }
 
 describe('idempotency keys', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('replays the stored response for the same key and body, without applying again', async () => {
     const fake = seededFake()
     const key = { 'idempotency-key': 'k-1' }
@@ -71,6 +75,29 @@ describe('idempotency keys', () => {
     })
     expect(longest.status).toBe(201)
     expect(fake.notifications).toHaveLength(2)
+  })
+
+  it("keeps a key's answer, error or success, for 24 hours, then runs the request anew", async () => {
+    vi.useFakeTimers()
+    const fake = seededFake()
+    const failed = { 'idempotency-key': 'k-ttl-err' }
+    const done = { 'idempotency-key': 'k-ttl-ok' }
+    const bad = { name: 'nope', to: 'alice' }
+    await call(fake, 'POST', '/v1/events/trigger', bad, failed)
+    await call(fake, 'POST', '/v1/events/trigger', trigger, done)
+    fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
+    vi.advanceTimersByTime(24 * 60 * 60 * 1000 - 1)
+    expect((await call(fake, 'POST', '/v1/events/trigger', bad, failed)).status).toBe(503)
+    expect(
+      (await call(fake, 'POST', '/v1/events/trigger', trigger, done)).headers.get('idempotency-replay'),
+    ).toBe('true')
+    vi.advanceTimersByTime(1)
+    const rerun = await call(fake, 'POST', '/v1/events/trigger', bad, failed)
+    expect([rerun.status, rerun.headers.get('idempotency-replay')]).toEqual([201, null])
+    expect(
+      (await call(fake, 'POST', '/v1/events/trigger', trigger, done)).headers.get('idempotency-replay'),
+    ).toBeNull()
+    expect(fake.notifications).toHaveLength(3)
   })
 
   it('ignores keys on GET and DELETE', async () => {

@@ -110,7 +110,14 @@ describe(`fidelity: ${USE_CASE}`, () => {
       const answer = await send('POST', '/v1/events/trigger', body)
       const { transactionId } = answer.body.data as { transactionId: string }
       expect(transactionId).toMatch(/^txn_[0-9a-f]{8}[0-9a-z]{12}$/)
-      // The time part is the fake's clock in seconds.
+      // The time part is the fake's clock in seconds; the rest is random over 0-9a-z.
+      const tails = await Promise.all(
+        Array.from({ length: 8 }, () => send('POST', '/v1/events/trigger', { name: 'welcome', to: 'u1' })),
+      )
+      const letters = tails
+        .map((t) => (t.body.data as { transactionId: string }).transactionId.slice(12))
+        .join('')
+      expect(letters).toMatch(/[g-z]/)
       expect(Number.parseInt(transactionId.slice(4, 12), 16)).toBe(
         Math.floor(Date.UTC(2026, 0, 5, 12) / 1000),
       )

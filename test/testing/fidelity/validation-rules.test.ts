@@ -234,5 +234,9 @@ describe(`the preferences route's commands, as ${PREFS}`, () => {
     })
     expect(empty.status).toBe(200)
     expect(fake.preferences('alice')?.global.channels.email).toBe(false)
+    // A switch sent as null passes the command (it is optional) and, in the fake, changes nothing.
+    const cleared = await send('PATCH', '/v2/subscribers/alice/preferences', { channels: { email: null } })
+    expect(cleared.status).toBe(200)
+    expect(fake.preferences('alice')?.global.channels.email).toBe(false)
   })
 })

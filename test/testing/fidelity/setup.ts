@@ -18,8 +18,9 @@ export { fakeWithClient }
 // (`changedBy`, hash and upstream pull request); a behaviour the server dropped is checked in its
 // new form. Where the newer code contradicts the October 2024 e2e tests, the code wins.
 //
-// The suite checks 156 behaviours of the server, one `it` each (an `it.each` row counts once per
-// row); `grep -cE "^\s*it(\.each)?\(" test/testing/fidelity/*.test.ts` counts the `it`s.
+// The suite checks 184 behaviours of the server: one test each, an `it.each` row counting as one
+// (the number `npx vitest run test/testing/fidelity` reports). 34 of its checks name the commit that
+// changed the behaviour they check. A check added here adds to the number: say so in this line.
 
 /**
  * The server commits that changed a behaviour the suite checks, each with its upstream pull request

@@ -106,6 +106,10 @@ describe(`error bodies, as ${FILTER}`, () => {
         notificationId: { messages: ['notificationId must be a mongodb id'], value: 'not-an-object-id' },
       },
     })
+    // The path is the request's URL as the server saw it, query included.
+    expect((await send('GET', '/v1/notifications/abc?expand=jobs')).body.path).toBe(
+      '/v1/notifications/abc?expand=jobs',
+    )
     // 24 hex digits, any case, is an id: an unknown one is the 404.
     expect((await send('GET', '/v1/notifications/0123456789ABCDEF01234567')).status).toBe(404)
     expect((await send('GET', '/v1/notifications/0123456789abcdef0123456')).status).toBe(422)

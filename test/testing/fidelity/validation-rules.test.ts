@@ -92,6 +92,9 @@ describe(`request checks, as ${DTO} and the checks it uses`, () => {
       'actor.subscriberId must be a string',
     ])
     expect(general((await trigger(5)).body)).toEqual(['nested property actor must be either object or array'])
+    expect(general((await trigger({ subscriberId: 'bob', channels: 'x' })).body)).toEqual([
+      'actor.channels must be an array',
+    ])
     const good = {
       subscriberId: 'bob',
       email: 'bob@example.com',

@@ -1,4 +1,5 @@
 import { isRecord } from './http.js'
+import { overridesOf, resolveChannel, scheduleOf } from './preferences.js'
 import {
   channelsOf,
   type FakeState,
@@ -13,8 +14,11 @@ import type { FakeExecutionDetail, FakeJob, FakeNotification, FakeSchedule, Fake
  * What happens to an accepted trigger, for one subscriber: its steps become jobs that run in order
  * on the fake's clock, the way the server's worker runs them. A delay or digest waits (`delayed`)
  * until it is due and holds back the steps after it (`pending`); a second trigger into a pending
- * digest of the same subscriber, workflow and digest key value is `merged` into it; a step the
- * subscriber switched off, or one that falls outside the subscriber's schedule, ends `canceled`.
+ * digest of the same subscriber, workflow and digest key value is `merged` into it. A channel step
+ * ends `canceled` when it falls outside the subscriber's schedule, when the subscriber's
+ * preferences switch it off, or when the subscriber has no address for it (an email step without
+ * an email, an SMS step without a phone); each says why in its last execution detail, in the
+ * worker's words.
  */
 
 /** The recipient of one notification, with the `to` and topic it records. */
@@ -34,14 +38,21 @@ const DETAIL = {
   queued: 'Step queued',
   delayed: 'Step delayed',
   digested: 'Step digested',
-  startSending: 'Start sending message',
-  startDigesting: 'Start digesting',
+  digestTriggered: 'Digest triggered events',
   messageCreated: 'Message created',
   messageSent: 'Message sent',
   delayFinished: 'Delay is finished',
   merged: 'Digest was merged with other digest',
-  filtered: 'Step was filtered based on steps filters',
   outsideSchedule: "The step was skipped as it fell outside the subscriber's schedule",
+  missingEmail: 'Subscriber missing email address',
+  missingPhone: 'Subscriber missing phone number',
+} as const
+
+/** What the worker writes for a step the preferences switched off, by the level it names. */
+const FILTERED = {
+  workflow: 'Step filtered by subscriber workflow preferences',
+  global: 'Step filtered by subscriber global preferences',
+  default: 'Step filtered by workflow preferences',
 } as const
 
 const DEFAULT_PROVIDER: Record<string, string> = {
@@ -54,16 +65,32 @@ const DEFAULT_PROVIDER: Record<string, string> = {
 
 /**
  * Steps the server runs whatever the subscriber's schedule: in-app messages are always delivered,
- * and the workflow's own steps are not messages.
+ * and the workflow's own steps (trigger, delay, digest, an HTTP request) are not messages. Every
+ * other step (email, SMS, push, chat, custom, throttle) is held to it.
  */
-const OUTSIDE_SCHEDULE: readonly FakeStepType[] = ['in_app', 'trigger', 'delay', 'digest']
+const OUTSIDE_SCHEDULE: readonly FakeStepType[] = ['in_app', 'trigger', 'delay', 'digest', 'http_request']
 
-/** Records the notification for one recipient and runs its jobs as far as they go now. */
+/**
+ * Records the notification for one recipient and runs its jobs as far as they go now. Its
+ * transactionId is taken from then on: the worker drops a later trigger that repeats it (see
+ * {@link isTransactionTaken}). A workflow without steps still records a notification, with no jobs.
+ */
 export function deliver(state: FakeState, delivery: Delivery): FakeNotification {
   const notification = createNotification(state, delivery)
   state.notifications.push(notification)
+  state.transactions.add(delivery.transactionId)
+  state.triggerOverrides.set(notification._id, delivery.overrides)
   runFrom(state, notification, 0, state.now())
   return notification
+}
+
+/**
+ * Whether a trigger with this transactionId would be dropped by the worker: it refuses one that a
+ * job of the environment already carries, after the API acknowledged it (so `processed`, and
+ * nothing created).
+ */
+export function isTransactionTaken(state: FakeState, transactionId: string): boolean {
+  return state.transactions.has(transactionId)
 }
 
 /**
@@ -78,28 +105,61 @@ export function advance(state: FakeState): void {
     if (!next) return
     const [jobId, due] = next
     state.due.delete(jobId)
-    const notification = state.notifications.find((n) => n.jobs.some((job) => job._id === jobId))
-    const index = notification?.jobs.findIndex((job) => job._id === jobId) ?? -1
-    const job = notification?.jobs[index]
-    if (notification && job?.status === 'delayed') release(state, notification, index, job, due)
+    const found = locate(state, jobId)
+    if (found?.job.status === 'delayed') release(state, found.notification, found.job, due)
+    // A cancelled digest's timer still fires: it runs the digest now pending in its place.
+    else if (found?.job.status === 'canceled' && found.job.type === 'digest') {
+      const follower = activeDigestLike(state, found.notification, found.job)
+      if (follower) release(state, follower.notification, follower.job, due)
+    }
   }
 }
 
-/** Completes a delay or digest at `due` and runs the steps after it. */
-function release(
+function locate(
   state: FakeState,
-  notification: FakeNotification,
-  index: number,
-  job: FakeJob,
-  due: number,
-): void {
+  jobId: string,
+): { notification: FakeNotification; job: FakeJob } | undefined {
+  for (const notification of state.notifications) {
+    const job = notification.jobs.find((j) => j._id === jobId)
+    if (job) return { notification, job }
+  }
+  return undefined
+}
+
+/**
+ * The pending digest the worker runs when a cancelled one's timer fires: a `delayed` digest of the
+ * same subscriber and workflow, with the same value at the digest key when the cancelled one had a
+ * value there (without one, any of the subscriber's pending digests of the workflow).
+ */
+function activeDigestLike(
+  state: FakeState,
+  own: FakeNotification,
+  canceled: FakeJob,
+): { notification: FakeNotification; job: FakeJob } | undefined {
+  const key = canceled.digest?.digestKey
+  const value = key === undefined ? undefined : valueAt(canceled.payload, key)
+  for (const notification of state.notifications) {
+    if (notification._templateId !== own._templateId || notification._subscriberId !== own._subscriberId)
+      continue
+    const job = notification.jobs.find((j) => j.type === 'digest' && j.status === 'delayed')
+    if (!job) continue
+    if (key !== undefined && value && valueAt(job.payload, key) !== value) continue
+    return { notification, job }
+  }
+  return undefined
+}
+
+/** Completes a delay or digest at `due` and runs the steps after it. */
+function release(state: FakeState, notification: FakeNotification, job: FakeJob, due: number): void {
   const at = new Date(due).toISOString()
+  const index = notification.jobs.indexOf(job)
   if (job.type === 'digest' && job.digest) {
     const digest = job.digest
     digest.events = digestEvents(state, job)
     // The steps after a digest run with its events, as the server hands them on.
     for (const later of notification.jobs.slice(index + 1)) later.digest = structuredClone(digest)
-    job.executionDetails.push(detail(state, at, 'Pending', DETAIL.startDigesting, job.providerId))
+    const raw = JSON.stringify(digest.events)
+    job.executionDetails.push(detail(state, at, 'Success', DETAIL.digestTriggered, job.providerId, raw))
   } else {
     job.executionDetails.push(detail(state, at, 'Success', DETAIL.delayFinished, job.providerId))
   }
@@ -109,39 +169,48 @@ function release(
 }
 
 /**
- * DELETE /v1/events/trigger/:transactionId: cancels the transaction's delayed and merged jobs (and,
- * behind a delay or digest, the pending ones). A cancelled pending digest hands over to the oldest
- * trigger merged into it, which becomes the pending digest with its own later steps and runs when
- * the cancelled one would have: the server's timer of the cancelled digest runs its follower.
+ * DELETE /v1/events/trigger/:transactionId, as the server's cancel does: every `delayed` or
+ * `merged` job of the transaction, for all its subscribers, and (when one of them is a delay or
+ * digest) every `pending` one, ends `canceled`. The first pending digest among them hands over to
+ * the oldest trigger merged into it, which becomes the pending digest with its own later steps;
+ * the others' merged triggers are left `merged`, and never run. A cancelled digest's timer still
+ * fires when it was due, and runs whichever digest is pending in its place then (see
+ * {@link advance}).
  */
 export function cancel(state: FakeState, transactionId: string): boolean {
   const now = state.isoNow()
-  let canceled = false
-  for (const notification of state.notifications) {
-    if (notification.transactionId !== transactionId) continue
-    const waiting = notification.jobs.filter((job) => job.status === 'delayed' || job.status === 'merged')
-    if (waiting.length === 0) continue
-    const behindAction = waiting.some((job) => job.type === 'delay' || job.type === 'digest')
-    const mainDigest = waiting.find((job) => job.type === 'digest' && job.status === 'delayed')
-    const joined = waiting.find((job) => job.type === 'digest' && job.status === 'merged')?._mergedDigestId
-    const mainDue = mainDigest && state.due.get(mainDigest._id)
+  const own = state.notifications.filter((n) => n.transactionId === transactionId)
+  const waiting = own.flatMap((n) =>
+    n.jobs.filter((job) => job.status === 'delayed' || job.status === 'merged'),
+  )
+  if (waiting.length === 0) return false
+  const behindAction = waiting.some((job) => job.type === 'delay' || job.type === 'digest')
+  const mainDigest = waiting.find((job) => job.type === 'digest' && job.status === 'delayed')
+  const joined = new Set(
+    waiting.flatMap((job) => (job.type === 'digest' && job._mergedDigestId ? [job._mergedDigestId] : [])),
+  )
+  for (const notification of own) {
+    let changed = false
     for (const job of notification.jobs) {
-      if (job.status === 'delayed' || job.status === 'merged' || (behindAction && job.status === 'pending')) {
-        setStatus(job, 'canceled', now)
-        state.due.delete(job._id)
-        if (job.digest) job.digest.events = []
-      }
+      const { status } = job
+      if (status !== 'delayed' && status !== 'merged' && !(behindAction && status === 'pending')) continue
+      setStatus(job, 'canceled', now)
+      // A cancelled delay's timer does nothing; a cancelled digest's keeps its time (see advance).
+      if (job.type !== 'digest') state.due.delete(job._id)
+      if (job.digest) job.digest.events = []
+      changed = true
     }
-    notification.updatedAt = now
-    canceled = true
-    if (mainDigest) promoteFollower(state, mainDigest, mainDue ?? state.now(), now)
-    const main = joined === undefined ? undefined : findJob(state, joined)
-    if (main?.digest) main.digest.events = digestEvents(state, main)
+    if (changed) notification.updatedAt = now
   }
-  return canceled
+  if (mainDigest) promoteFollower(state, mainDigest, now)
+  for (const mainId of joined) {
+    const main = locate(state, mainId)?.job
+    if (main?.digest && main.status === 'delayed') main.digest.events = digestEvents(state, main)
+  }
+  return true
 }
 
-function promoteFollower(state: FakeState, main: FakeJob, due: number, now: string): void {
+function promoteFollower(state: FakeState, main: FakeJob, now: string): void {
   const followers = mergedInto(state, main._id)
   const first = followers[0]
   if (!first) return
@@ -154,21 +223,12 @@ function promoteFollower(state: FakeState, main: FakeJob, due: number, now: stri
   })
   delete job._mergedDigestId
   setStatus(job, 'delayed', now)
-  state.due.set(job._id, due)
   for (const other of followers.slice(1)) {
     for (const merged of other.notification.jobs) {
       if (merged._mergedDigestId === main._id) merged._mergedDigestId = job._id
     }
   }
   if (job.digest) job.digest.events = digestEvents(state, job)
-}
-
-function findJob(state: FakeState, jobId: string): FakeJob | undefined {
-  for (const notification of state.notifications) {
-    const job = notification.jobs.find((j) => j._id === jobId)
-    if (job) return job
-  }
-  return undefined
 }
 
 /** The digest jobs merged into `digestId`, oldest first, with their notifications. */
@@ -217,27 +277,44 @@ function runFrom(state: FakeState, notification: FakeNotification, start: number
 
 function runStep(state: FakeState, notification: FakeNotification, job: FakeJob, now: number): void {
   const at = new Date(now).toISOString()
+  const subscriberId = notification.subscriber.subscriberId
   const workflow = state.workflows.get(job.overrides.workflowId)
-  const subscriber = state.subscribers.get(notification.subscriber.subscriberId)
+  const subscriber = state.subscribers.get(subscriberId)
+  const skip = (status: FakeExecutionDetail['status'], text: string, raw = '') => {
+    job.executionDetails.push(detail(state, at, status, text, job.providerId, raw))
+    setStatus(job, 'canceled', at)
+  }
   // The worker checks the schedule before the preferences, so a step both rule out says the first.
-  const schedule = state.preferences.get(notification.subscriber.subscriberId)?.schedule
+  const schedule = scheduleOf(state, subscriberId)
+  const timezone = subscriber?.timezone ?? undefined
   if (
     !notification.critical &&
     !OUTSIDE_SCHEDULE.includes(job.type) &&
-    !isWithinSchedule(schedule, now, subscriber?.timezone ?? undefined)
+    !isWithinSchedule(schedule, now, timezone)
   ) {
-    job.executionDetails.push(detail(state, at, 'Success', DETAIL.outsideSchedule, job.providerId))
-    setStatus(job, 'canceled', at)
+    skip('Success', DETAIL.outsideSchedule, JSON.stringify({ schedule, timezone }))
     return
   }
-  if (!notification.critical && !channelEnabled(state, notification, job)) {
-    job.executionDetails.push(detail(state, at, 'Success', DETAIL.filtered, job.providerId))
-    setStatus(job, 'canceled', at)
-    return
+  if (!notification.critical && workflow && isChannel(job.type)) {
+    const preference = resolveChannel(state, subscriberId, workflow, job.type)
+    if (!preference.enabled) {
+      const raw = {
+        enabled: true,
+        channels: preference.channels,
+        overrides: overridesOf(channelsOf(workflow)),
+      }
+      skip('Success', FILTERED[preference.level], JSON.stringify(raw))
+      return
+    }
   }
   if (isChannel(job.type)) {
-    job.executionDetails.push(detail(state, at, 'Pending', DETAIL.startSending, job.providerId))
     job.executionDetails.push(detail(state, at, 'Pending', DETAIL.messageCreated, job.providerId))
+  }
+  // The worker creates the message, then finds it has nowhere to send it: the step is skipped.
+  const missing = missingAddress(state, notification, job, subscriber)
+  if (missing) {
+    skip('Failed', missing)
+    return
   }
   if (job.type === 'in_app') {
     const step = workflow?.steps.find((s) => s.stepId === job.step.stepId)
@@ -246,7 +323,7 @@ function runStep(state: FakeState, notification: FakeNotification, job: FakeJob,
     state.messages.push({
       _id: state.ids.next(),
       _notificationId: notification._id,
-      subscriberId: notification.subscriber.subscriberId,
+      subscriberId,
       transactionId: notification.transactionId,
       workflowIdentifier: job.overrides.workflowId,
       stepId: job.step.stepId,
@@ -265,22 +342,46 @@ function runStep(state: FakeState, notification: FakeNotification, job: FakeJob,
 }
 
 /**
+ * Why an email or SMS step cannot be sent, in the worker's words: an email step needs the
+ * trigger's `overrides.email.toRecipient` or the subscriber's email, an SMS step the payload's
+ * `phone` or the subscriber's phone, each read when the step runs.
+ */
+function missingAddress(
+  state: FakeState,
+  notification: FakeNotification,
+  job: FakeJob,
+  subscriber: StoredSubscriber | undefined,
+): string | undefined {
+  if (job.type === 'email') {
+    const email = state.triggerOverrides.get(notification._id)?.email
+    const toRecipient = isRecord(email) ? email.toRecipient : undefined
+    return toRecipient || subscriber?.email ? undefined : DETAIL.missingEmail
+  }
+  if (job.type === 'sms') return job.payload.phone || subscriber?.phone ? undefined : DETAIL.missingPhone
+  return undefined
+}
+
+/**
  * The pending digest `job` joins: the same workflow and subscriber, `delayed`, and, when the step
  * has a digest key, the same value at that path of the payload.
  */
 function pendingDigestFor(state: FakeState, own: FakeNotification, job: FakeJob): FakeJob | undefined {
-  const key = job.digest?.digestKey
-  const value = key === undefined ? undefined : valueAt(job.payload, key)
+  const value = digestValueOf(job)
   for (const notification of state.notifications) {
     if (notification === own || notification._templateId !== own._templateId) continue
     if (notification._subscriberId !== own._subscriberId) continue
     const main = notification.jobs.find((j) => j.type === 'digest' && j.status === 'delayed')
-    if (!main) continue
-    // Triggers without a value at the key digest together, apart from those with one.
-    if (key !== undefined && valueAt(main.payload, key) !== value) continue
-    return main
+    if (main && digestValueOf(main) === value) return main
   }
   return undefined
+}
+
+/** The server files a trigger without a value at the digest key (or a falsy one) under one value. */
+const NO_DIGEST_VALUE = 'No-Value-Provided'
+
+function digestValueOf(job: FakeJob): unknown {
+  const key = job.digest?.digestKey
+  return (key === undefined ? undefined : valueAt(job.payload, key)) || NO_DIGEST_VALUE
 }
 
 function mergeInto(notification: FakeNotification, digest: FakeJob, main: FakeJob, at: string): void {
@@ -327,13 +428,6 @@ function waitMs(step: StoredStep, overrides: Record<string, unknown>): number {
 function setStatus(job: FakeJob, status: FakeJob['status'], at: string): void {
   job.status = status
   job.updatedAt = at
-}
-
-function channelEnabled(state: FakeState, notification: FakeNotification, job: FakeJob): boolean {
-  if (!isChannel(job.type)) return true
-  const prefs = state.preferences.get(notification.subscriber.subscriberId)
-  if (!prefs) return true
-  return prefs.workflows.get(notification._templateId)?.[job.type] ?? prefs.channels[job.type] ?? true
 }
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const
@@ -403,6 +497,7 @@ function detail(
   status: FakeExecutionDetail['status'],
   text: string,
   providerId: string,
+  raw = '',
 ): FakeExecutionDetail {
   return {
     _id: state.ids.next(),
@@ -412,7 +507,7 @@ function detail(
     isRetry: false,
     isTest: false,
     providerId,
-    raw: '',
+    raw,
     source: 'Internal',
   }
 }

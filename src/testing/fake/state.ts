@@ -54,11 +54,21 @@ export interface StoredTopic {
   subscribers: string[]
 }
 
+/**
+ * What the subscriber set, as the server's preference documents hold it: the global level only
+ * once an update without `workflowId` was made, each workflow's level only once one with it was.
+ */
 export interface StoredPreferences {
-  channels: FakeChannelPreferences
-  schedule: FakeSchedule | undefined
+  /** The global level, `undefined` until the subscriber set it. */
+  global: { channels: FakeChannelPreferences; schedule: FakeSchedule | undefined } | undefined
   /** Keyed by workflow `_id`. */
-  workflows: Map<string, FakeChannelPreferences>
+  workflows: Map<string, StoredWorkflowPreferences>
+}
+
+/** One workflow's level: the channels the subscriber set for it, and when it last changed. */
+export interface StoredWorkflowPreferences {
+  channels: FakeChannelPreferences
+  updatedAt: string
 }
 
 const SUBSCRIBER_FIELDS = [...SUBSCRIBER_STRING_FIELDS, 'data', 'channels'] as const
@@ -90,9 +100,17 @@ export class FakeState {
   readonly tenants = new Map<string, FakeTenant>()
   /** How long each delay or digest job waits, in milliseconds, keyed by job `_id`. */
   readonly waits = new Map<string, number>()
-  /** When each `delayed` job is due, in clock milliseconds, keyed by job `_id`. */
+  /**
+   * When each `delayed` job is due, in clock milliseconds, keyed by job `_id`; a cancelled digest
+   * keeps its time, as the server's timer of it still fires.
+   */
   readonly due = new Map<string, number>()
-  /** transactionIds already used: the server ignores a trigger that repeats one. */
+  /** The trigger's `overrides`, keyed by notification `_id`: a step reads them when it runs. */
+  readonly triggerOverrides = new Map<string, Record<string, unknown>>()
+  /**
+   * transactionIds that created jobs: the server's worker drops a later trigger that repeats one
+   * (a trigger that reached no one, or was refused, leaves its transactionId free).
+   */
   readonly transactions = new Set<string>()
 
   /** The fake's clock, in milliseconds since the epoch. */
@@ -192,7 +210,7 @@ export class FakeState {
   preferencesOf(subscriberId: string): StoredPreferences {
     let prefs = this.preferences.get(subscriberId)
     if (!prefs) {
-      prefs = { channels: {}, schedule: undefined, workflows: new Map() }
+      prefs = { global: undefined, workflows: new Map() }
       this.preferences.set(subscriberId, prefs)
     }
     return prefs

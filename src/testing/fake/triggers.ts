@@ -1,4 +1,4 @@
-import { cancel as cancelTransaction, deliver } from './engine.js'
+import { cancel as cancelTransaction, deliver, isTransactionTaken } from './engine.js'
 import { HttpError, isRecord } from './http.js'
 import { prefixedId } from './ids.js'
 import type { FakeState, StoredSubscriber, StoredTopic, StoredWorkflow } from './state.js'
@@ -109,7 +109,7 @@ function run(
   checkPayload(workflow, input.payload)
   const transactionId = input.transactionId ?? prefixedId('txn_', state.now())
   // The server looks a tenant up by identifier, whether given as a string or an object, and never
-  // creates one from a trigger.
+  // creates one from a trigger; an empty string is no tenant at all.
   if (input.tenant !== undefined && (input.tenant === null || !state.tenants.has(input.tenant))) {
     return { acknowledged: true, status: 'no_tenant_found', transactionId }
   }
@@ -120,8 +120,8 @@ function run(
     transactionId,
     activityFeedLink: `${DASHBOARD_URL}/env/${state.environmentId}/activity/requests?selectedLogId=${request.requestId}`,
   }
-  if (state.transactions.has(transactionId)) return processed
-  state.transactions.add(transactionId)
+  // The worker, not the API, drops a trigger whose transactionId an earlier one took.
+  if (isTransactionTaken(state, transactionId)) return processed
   const actor = input.actor ? resolve(state, input.actor) : undefined
   const payload = withoutAttachmentFiles(input.payload)
   for (const target of targets(actor?.subscriberId)) {

@@ -436,11 +436,15 @@ export interface FakeSchedule {
 
 /** A subscriber's preferences, as the v2 preferences route returns them. */
 export interface FakePreferences {
-  global: { enabled: boolean; channels: FakeChannelPreferences; schedule: FakeSchedule }
+  /** `schedule` is there once the subscriber stored one. */
+  global: { enabled: boolean; channels: FakeChannelPreferences; schedule?: FakeSchedule }
+  /** The active workflows that are not critical. */
   workflows: {
     enabled: boolean
     channels: FakeChannelPreferences
     overrides: { channel: FakeChannel; source: 'subscriber' | 'template' | 'workflowOverride' }[]
+    /** When the subscriber last set preferences for this workflow; absent if never. */
+    updatedAt?: string
     workflow: { slug: string; identifier: string; name: string; updatedAt: string }
   }[]
 }

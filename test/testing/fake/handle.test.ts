@@ -283,6 +283,9 @@ describe('fake.handle: triggers', () => {
       transactionId: expect.stringMatching(/^txn_/),
     })
     expect(data(empty)).toMatchObject({ acknowledged: true, status: 'processed' })
+    expect(fake.notifications.map((n) => [n.to, n.jobs, n.channels])).toEqual([
+      [{ subscriberId: 'x' }, [], []],
+    ])
   })
 
   it('leaves a digest delayed with later steps pending, cancels them once, then answers false', async () => {
@@ -414,11 +417,7 @@ describe('fake.handle: preferences', () => {
       global: unknown
       workflows: { workflow: { identifier: string }; channels: unknown }[]
     }
-    expect(prefs.global).toEqual({
-      enabled: true,
-      channels: { in_app: true, email: false, sms: false },
-      schedule: { isEnabled: false },
-    })
+    expect(prefs.global).toEqual({ enabled: true, channels: { in_app: true, email: false, sms: false } })
     expect(prefs.workflows.map((w) => w.workflow.identifier)).toEqual([
       'welcome',
       'feeds',
@@ -428,7 +427,10 @@ describe('fake.handle: preferences', () => {
     expect(prefs.workflows[0]).toEqual({
       enabled: true,
       channels: { in_app: true, email: false },
-      overrides: [],
+      overrides: [
+        { channel: 'in_app', source: 'subscriber' },
+        { channel: 'email', source: 'subscriber' },
+      ],
       workflow: { slug: 'welcome', identifier: 'welcome', name: 'Welcome', updatedAt: expect.any(String) },
     })
   })
@@ -448,10 +450,10 @@ describe('fake.handle: preferences', () => {
       global: { schedule: unknown }
       workflows: { channels: unknown; overrides: unknown }[]
     }
-    expect(prefs.global.schedule).toEqual({ isEnabled: false })
+    expect(prefs.global).not.toHaveProperty('schedule')
     expect(prefs.workflows[0]).toMatchObject({
       channels: { in_app: false, email: true },
-      overrides: [{ channel: 'in_app', source: 'subscriber' }],
+      updatedAt: expect.any(String),
     })
     expect(fake.preferences('alice')).toEqual(prefs)
   })

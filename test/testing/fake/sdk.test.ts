@@ -173,15 +173,15 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         channels: { in_app: false },
         schedule,
       })
-      expect(prefs.global).toEqual({
-        enabled: true,
-        channels: { in_app: true, email: false, sms: true },
-        schedule: { isEnabled: false },
-      })
+      expect(prefs.global).toEqual({ enabled: true, channels: { in_app: true, email: false, sms: true } })
       expect(prefs.workflows?.find((w) => w.workflow?.identifier === 'welcome')).toEqual({
         enabled: true,
         channels: { in_app: false, email: false },
-        overrides: [{ channel: 'in_app', source: 'subscriber' }],
+        overrides: [
+          { channel: 'in_app', source: 'subscriber' },
+          { channel: 'email', source: 'subscriber' },
+        ],
+        updatedAt: expect.any(String),
         workflow: { slug: 'welcome', identifier: 'welcome', name: 'Welcome', updatedAt: expect.any(String) },
       })
       expect(fake.preferences('alice')).toEqual(prefs)

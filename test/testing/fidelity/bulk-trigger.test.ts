@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { changedBy, fidelityFake, IN_APP_AND_EMAIL } from './setup.js'
+import { e2eSubscriber } from './subscribers.js'
 
 const SOURCE = 'apps/api/src/app/events/e2e/bulk-trigger.e2e.ts'
 const USE_CASE = 'apps/api/src/app/events/usecases/process-bulk-trigger/process-bulk-trigger.usecase.ts'
@@ -10,7 +11,7 @@ const setup = () =>
       { identifier: 'first', steps: IN_APP_AND_EMAIL },
       { identifier: 'second', steps: [{ type: 'sms' }] },
     ],
-    subscribers: [{ subscriberId: 'sub-1' }, { subscriberId: 'sub-2' }],
+    subscribers: [e2eSubscriber('sub-1'), e2eSubscriber('sub-2')],
   })
 
 describe(`fidelity: ${SOURCE}`, () => {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { fidelityFake } from './setup.js'
+import { e2eSubscriber } from './subscribers.js'
 
 const SOURCE = 'apps/api/src/app/events/e2e/delay-events.e2e.ts'
 
 describe(`fidelity: ${SOURCE}`, () => {
   it(`holds the steps after a delay until it is due [${SOURCE}: "should delay event for time interval"]`, async () => {
     const { fake, client, wait } = fidelityFake({
+      subscribers: [e2eSubscriber()],
       workflows: [
         {
           identifier: 'delay',
@@ -27,6 +29,7 @@ describe(`fidelity: ${SOURCE}`, () => {
 
   it(`waits as long as the trigger's overrides.delay says, not the step [${SOURCE}: "should override delay parameters"]`, async () => {
     const { fake, client, wait } = fidelityFake({
+      subscribers: [e2eSubscriber()],
       workflows: [{ identifier: 'delay', steps: [{ type: 'delay', amount: 0.1 }, { type: 'sms' }] }],
     })
     await client.events.trigger({
@@ -43,6 +46,7 @@ describe(`fidelity: ${SOURCE}`, () => {
 
   it(`digests events that come out of a delay together [${SOURCE}: "should not include delayed event in digested sent message"]`, async () => {
     const { fake, client, wait } = fidelityFake({
+      subscribers: [e2eSubscriber()],
       workflows: [
         {
           identifier: 'delay-digest',
@@ -64,6 +68,7 @@ describe(`fidelity: ${SOURCE}`, () => {
 
   it(`releases delays in time order, so the earlier one's digest is the one the later joins [${SOURCE}: "should not include delayed event in digested sent message"]`, async () => {
     const { fake, client, wait } = fidelityFake({
+      subscribers: [e2eSubscriber()],
       workflows: [
         {
           identifier: 'delay-digest',

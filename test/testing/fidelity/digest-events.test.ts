@@ -3,9 +3,15 @@ import type { FakeNotification, FakeWorkflowStep } from '../../../src/testing/in
 import { fidelityFake } from './setup.js'
 
 const SOURCE = 'apps/api/src/app/events/e2e/digest-events.e2e.ts'
+const MERGE = 'apps/worker/src/app/workflow/usecases/add-job/merge-or-create-digest.usecase.ts'
+const JOBS =
+  'libs/application-generic/src/usecases/create-notification-jobs/create-notification-jobs.usecase.ts'
 
 const setup = (steps: FakeWorkflowStep[]) =>
-  fidelityFake({ workflows: [{ identifier: 'digest', steps }], subscribers: [{ subscriberId: 'sub-1' }] })
+  fidelityFake({
+    workflows: [{ identifier: 'digest', steps }],
+    subscribers: [{ subscriberId: 'sub-1', phone: '+15550100' }],
+  })
 
 const digestJobs = (notifications: FakeNotification[]) =>
   notifications.flatMap((n) => n.jobs.filter((job) => job.type === 'digest'))
@@ -154,5 +160,43 @@ describe(`fidelity: ${SOURCE}`, () => {
       delayed: 1,
       merged: 9,
     })
+  })
+
+  it(`digests each subscriber of a trigger apart, every later trigger merging into its own subscriber's digest [${MERGE}: getExistingDelayedJobWithTheSameDigestValue by subscriber]`, async () => {
+    const { fake, client, wait } = fidelityFake({
+      workflows: [{ identifier: 'digest', steps: [{ type: 'digest', amount: 2 }, { type: 'in_app' }] }],
+    })
+    await client.events.trigger({ name: 'digest', to: ['sub-1', 'sub-2'], payload: { n: 1 } })
+    await client.events.trigger({ name: 'digest', to: ['sub-2'], payload: { n: 2 } })
+    await client.events.trigger({ name: 'digest', to: ['sub-1', 'sub-2'], payload: { n: 3 } })
+    const merged = fake.notifications.map((n) => [n.subscriber.subscriberId, n.jobs[0]?.status])
+    expect(merged).toEqual([
+      ['sub-1', 'delayed'],
+      ['sub-2', 'delayed'],
+      ['sub-2', 'merged'],
+      ['sub-1', 'merged'],
+      ['sub-2', 'merged'],
+    ])
+    wait(2_000)
+    const events = (id: string) => fake.messages(id).map((m) => m.payload.n)
+    expect([events('sub-1'), events('sub-2')]).toEqual([[1], [1]])
+    const runs = fake.notifications.filter((n) => n.jobs[0]?.status === 'completed')
+    expect(runs.map((n) => n.jobs[1]?.digest?.events.map((e) => e.n))).toEqual([
+      [1, 3],
+      [1, 2, 3],
+    ])
+  })
+
+  it(`digests a trigger whose key value is empty or zero with those that have none [${JOBS}: buildStepMetadata, a missing value filed as "No-Value-Provided"]`, async () => {
+    const { fake, client } = setup([{ type: 'digest', amount: 2, digestKey: 'id' }, { type: 'in_app' }])
+    for (const payload of [{}, { id: '' }, { id: 0 }, { id: 'x' }]) {
+      await client.events.trigger({ name: 'digest', to: 'sub-1', payload })
+    }
+    expect(digestJobs(fake.notifications).map((job) => job.status)).toEqual([
+      'delayed',
+      'merged',
+      'merged',
+      'delayed',
+    ])
   })
 })

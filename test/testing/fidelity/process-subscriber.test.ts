@@ -30,7 +30,7 @@ describe(`fidelity: ${SOURCE}`, () => {
     expect(fake.subscriber('sub-1')).toMatchObject(defined)
   })
 
-  it(`cancels the step of a channel the subscriber switched off for the workflow, and sends the others [${SOURCE}: "should send only email trigger second time based on the subscriber preference"; ${SEND_MESSAGE}: a filtered step ends canceled]`, async () => {
+  it(`cancels the step of a channel the subscriber switched off for the workflow, and sends the others, saying which preferences did it [${SOURCE}: "should send only email trigger second time based on the subscriber preference"; ${SEND_MESSAGE}: STEP_FILTERED_BY_SUBSCRIBER_WORKFLOW_PREFERENCES since bda2d7ef32, #6581]`, async () => {
     const { fake, client } = setup()
     await client.events.trigger({ name: 'regular', to: 'sub-1' })
     await client.subscribers.preferences.update('sub-1', {
@@ -42,7 +42,7 @@ describe(`fidelity: ${SOURCE}`, () => {
     expect(statuses(first)).toEqual(['completed', 'completed'])
     expect(statuses(second)).toEqual(['canceled', 'completed'])
     expect(second?.jobs[0]?.executionDetails.at(-1)).toMatchObject({
-      detail: 'Step was filtered based on steps filters',
+      detail: 'Step filtered by subscriber workflow preferences',
       status: 'Success',
     })
     expect(fake.messages('sub-1')).toHaveLength(1)

@@ -18,8 +18,8 @@ export { fakeWithClient }
 // (`changedBy`, hash and upstream pull request); a behaviour the server dropped is checked in its
 // new form. Where the newer code contradicts the October 2024 e2e tests, the code wins.
 //
-// The suite checks 184 behaviours of the server: one test each, an `it.each` row counting as one
-// (the number `npx vitest run test/testing/fidelity` reports). 34 of its checks name the commit that
+// The suite checks 216 behaviours of the server: one test each, an `it.each` row counting as one
+// (the number `npx vitest run test/testing/fidelity` reports). 43 of its checks name the commit that
 // changed the behaviour they check. A check added here adds to the number: say so in this line.
 
 /**

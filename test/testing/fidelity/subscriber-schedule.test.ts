@@ -19,7 +19,10 @@ const weekdays = (start: string, end: string): FakeSchedule => ({
   },
 })
 
-const setup = (subscriber: { subscriberId: string; timezone?: string } = { subscriberId: 'sub-1' }) =>
+/** The server's e2e subscribers have an email and a phone, so every channel step can be sent. */
+const SUB_1 = { subscriberId: 'sub-1', email: 'sub-1@example.com', phone: '+15550100' }
+
+const setup = (subscriber: { subscriberId: string; timezone?: string } = SUB_1) =>
   fidelityFake({
     workflows: [
       {
@@ -55,6 +58,32 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     expect(fake.messages('sub-1')).toHaveLength(1)
   })
 
+  it(`lets an HTTP request step run outside the schedule and holds custom and throttle steps to it, with the schedule and timezone as raw [${RUN_JOB}: shouldSkipScheduleCheck, HTTP_REQUEST added by 9675e87ace, #10463]`, async () => {
+    const { fake, client } = fidelityFake({
+      workflows: [
+        {
+          identifier: 'actions',
+          steps: [{ type: 'http_request' }, { type: 'custom' }, { type: 'throttle' }, { type: 'trigger' }],
+        },
+      ],
+      subscribers: [{ ...SUB_1, timezone: 'Europe/Paris' }],
+    })
+    const schedule = weekdays('09:00 AM', '11:00 AM')
+    await client.subscribers.preferences.update('sub-1', { schedule })
+    await client.events.trigger({ name: 'actions', to: 'sub-1' })
+    const jobs = fake.notifications[0]?.jobs
+    expect(statuses(fake.notifications[0])).toEqual([
+      'http_request:completed',
+      'custom:canceled',
+      'throttle:canceled',
+      'trigger:completed',
+    ])
+    expect(JSON.parse(jobs?.[1]?.executionDetails.at(-1)?.raw ?? '')).toEqual({
+      schedule,
+      timezone: 'Europe/Paris',
+    })
+  })
+
   it(`checks the schedule before the preferences [${RUN_JOB}: the schedule checked before sendMessage, which applies preferences]`, async () => {
     const { fake, client } = setup()
     await client.subscribers.preferences.update('sub-1', {
@@ -69,7 +98,11 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
     const { fake, client } = setup()
     await client.subscribers.preferences.update('sub-1', { schedule: weekdays('09:00 AM', '12:00 PM') })
     await client.events.trigger({ name: 'all-channels', to: 'sub-1' })
-    expect(fake.notifications[0]?.jobs.every((job) => job.status === 'completed')).toBe(true)
+    await client.subscribers.preferences.update('sub-1', { schedule: weekdays('12:00 PM', '01:00 PM') })
+    await client.events.trigger({ name: 'all-channels', to: 'sub-1' })
+    for (const notification of fake.notifications) {
+      expect(notification.jobs.every((job) => job.status === 'completed')).toBe(true)
+    }
   })
 
   it(`delivers a critical workflow outside the schedule [${RUN_JOB}: shouldSkipScheduleCheck, notification.critical]`, async () => {
@@ -99,7 +132,7 @@ describe(`fidelity: the subscriber's schedule [${RUN_JOB}]`, () => {
 
   it(`reads the time in the subscriber's timezone [${VALIDATOR}: "should handle timezone conversion correctly"]`, async () => {
     // Monday 12:00 UTC is Monday 07:00 in New York.
-    const newYork = setup({ subscriberId: 'sub-1', timezone: 'America/New_York' })
+    const newYork = setup({ ...SUB_1, timezone: 'America/New_York' })
     await newYork.client.subscribers.preferences.update('sub-1', {
       schedule: weekdays('09:00 AM', '05:00 PM'),
     })

@@ -164,10 +164,13 @@ describe(`fidelity: ${SOURCE}`, () => {
     })
   })
 
-  it(`acknowledges a workflow without steps as processed: the API no longer checks the steps [${SOURCE}: "should handle empty workflow scenario", removed] ${changedBy('workflowWithoutSteps')}`, async () => {
-    const { client } = fidelityFake({ workflows: [{ identifier: 'empty', steps: [] }] })
+  it(`acknowledges a workflow without steps as processed and records its notification, without jobs [${SOURCE}: "should handle empty workflow scenario", removed with the no_workflow_steps_defined answer by ef0bd3cd45, #9647]`, async () => {
+    const { fake, client } = fidelityFake({ workflows: [{ identifier: 'empty', steps: [] }] })
     const result = await client.events.trigger({ name: 'empty', to: 'sub-1' })
     expect(result).toMatchObject({ acknowledged: true, status: 'processed' })
+    expect(fake.notifications.map((n) => [n.subscriber.subscriberId, n.jobs, n.channels])).toEqual([
+      ['sub-1', [], []],
+    ])
   })
 
   it(`refuses a payload missing required keys (named root.<key>, the payload as value) or of the wrong types with 400, and takes one that has them [apps/api/src/app/events/usecases/parse-event-request/parse-event-request.e2e.ts: "should validate payload against schema when validatePayload is enabled"] ${changedBy('payloadSchema')}`, async () => {

@@ -156,7 +156,7 @@ describe(`the weekly schedule, as ${SCHEDULE}`, () => {
     ] as const) {
       const { fake, answer } = update({ isEnabled: true, weeklySchedule: { monday: day([{ start, end }]) } })
       expect((await answer).status, `${start}-${end}`).toBe(200)
-      expect(fake.preferences('alice')?.global.schedule.weeklySchedule?.monday?.hours).toEqual([
+      expect(fake.preferences('alice')?.global.schedule?.weeklySchedule?.monday?.hours).toEqual([
         { start, end },
       ])
     }
@@ -214,10 +214,9 @@ describe(`the weekly schedule, as ${SCHEDULE}`, () => {
     const { fake, answer } = update(schedule, { workflowId: 'welcome' })
     const result = await answer
     expect(result.status).toBe(200)
-    expect((result.body.data as { global: { schedule: unknown } }).global.schedule).toEqual({
-      isEnabled: false,
-    })
-    expect(fake.preferences('alice')?.global.schedule).toEqual({ isEnabled: false })
+    // The global schedule is absent until one is stored.
+    expect((result.body.data as { global: { schedule?: unknown } }).global.schedule).toBeUndefined()
+    expect(fake.preferences('alice')?.global.schedule).toBeUndefined()
   })
 })
 

@@ -201,7 +201,7 @@ const SCENARIOS: ResponseScenario[] = [
     ],
   },
   {
-    name: 'trigger statuses: trigger_not_active, a workflow without steps, a repeated transactionId',
+    name: 'trigger statuses: trigger_not_active, a workflow without steps (processed), a repeated transactionId',
     fake: { workflows: extraWorkflows },
     run: async ({ client }) => {
       // Answered 201 with a status that says nothing was sent: the SDK rejects, the body is recorded.
@@ -233,9 +233,11 @@ const SCENARIOS: ResponseScenario[] = [
     name: 'a bulk trigger: processed events and one for an unknown workflow',
     run: async ({ client }) => {
       const bulk = client.events.triggerBulk([
+        { name: 'welcome', to: 'alice', payload: {} },
+        { name: 'no-such-workflow', to: 'bob', payload: {} },
+        { name: 'digest', to: { type: 'Topic', topicKey: 'team' }, payload: {} },
+        // Without a payload, the event fails on its own.
         { name: 'welcome', to: 'alice' },
-        { name: 'no-such-workflow', to: 'bob' },
-        { name: 'digest', to: { type: 'Topic', topicKey: 'team' } },
       ])
       await expect(bulk).rejects.toBeInstanceOf(BulkTriggerError)
     },
@@ -302,6 +304,7 @@ const SCENARIOS: ResponseScenario[] = [
   {
     name: 'errors: unknown notification, subscriber, workflow; a critical workflow’s preferences',
     run: async ({ client }) => {
+      await anyOutcome(client.notifications.get('000000000000000000000000'))
       await anyOutcome(client.notifications.get('no-such-notification'))
       await anyOutcome(client.subscribers.preferences.update('nobody', { channels: { email: true } }))
       await anyOutcome(client.subscribers.preferences.update('alice', { workflowId: 'no-such-workflow' }))
@@ -310,6 +313,7 @@ const SCENARIOS: ResponseScenario[] = [
     },
     expected: [
       ['notifications.get', 404],
+      ['notifications.get', 422],
       ['subscribers.preferences.update', 404],
       ['subscribers.preferences.update', 404],
       ['subscribers.preferences.update', 400],
@@ -337,7 +341,11 @@ const SCENARIOS: ResponseScenario[] = [
       await raw('POST', '/v1/events/trigger/bulk', { events: [] })
       await raw('POST', '/v1/events/trigger/broadcast', { name: 'welcome' })
       await raw('POST', '/v1/subscribers/alice/messages/mark-all', { markAs: 'archived' })
-      await raw('PATCH', '/v2/subscribers/alice/preferences', { channels: { fax: true } })
+      await raw('PATCH', '/v2/subscribers/alice/preferences', { channels: { email: 'no' } })
+      await raw('PATCH', '/v2/subscribers/alice/preferences', {
+        schedule: { isEnabled: true, weeklySchedule: {} },
+      })
+      await raw('GET', '/v1/notifications/not-an-id')
     },
     expected: [
       ['events.trigger', 422],
@@ -345,6 +353,8 @@ const SCENARIOS: ResponseScenario[] = [
       ['events.broadcast', 422],
       ['subscribers.messages.markAll', 422],
       ['subscribers.preferences.update', 422],
+      ['subscribers.preferences.update', 422],
+      ['notifications.get', 422],
     ],
   },
   {
@@ -358,7 +368,7 @@ const SCENARIOS: ResponseScenario[] = [
     name: "a missing notification, the fake in `missingNotification: 'null'` mode",
     fake: { missingNotification: 'null' },
     run: async ({ client }) => {
-      await anyOutcome(client.notifications.get('no-such-notification'))
+      await anyOutcome(client.notifications.get('000000000000000000000000'))
     },
     expected: [['notifications.get', 200]],
   },

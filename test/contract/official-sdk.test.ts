@@ -37,11 +37,19 @@ describe('the official SDK against the fake', () => {
     const { novu } = officialClientOn()
     const bulk = await novu.triggerBulk({
       events: [
-        { workflowId: 'welcome', to: 'alice' },
-        { workflowId: 'no-such-workflow', to: 'alice' },
+        { workflowId: 'welcome', to: 'alice', payload: {} },
+        { workflowId: 'no-such-workflow', to: 'alice', payload: {} },
+        // A bulk event without a payload fails alone: the server does not default it to {}.
+        { workflowId: 'welcome', to: 'alice', transactionId: 'no-payload' },
       ],
     })
-    expect(bulk.result.map((result) => result.status)).toEqual(['processed', 'error'])
+    expect(bulk.result.map((result) => result.status)).toEqual(['processed', 'error', 'error'])
+    expect(bulk.result[2]).toMatchObject({
+      transactionId: 'no-payload',
+      error: [
+        'Validation failed for ParseEventRequestMulticastCommand: payload: payload should not be null or undefined',
+      ],
+    })
     expect(bulk.result[1]?.error).toEqual(['workflow_not_found'])
     const broadcast = await novu.triggerBroadcast({ name: 'welcome', payload: {} })
     expect(broadcast.result).toMatchObject({ acknowledged: true, status: 'processed' })

@@ -251,7 +251,8 @@ const SCENARIOS: RequestScenario[] = [
   {
     operation: 'events.triggerBulk',
     name: 'minimal: one event',
-    run: (client) => client.events.triggerBulk([{ name: 'welcome', to: 'bob' }]),
+    // A bulk event needs its payload: the server fails one without (a single trigger defaults it).
+    run: (client) => client.events.triggerBulk([{ name: 'welcome', to: 'bob', payload: {} }]),
   },
   {
     operation: 'events.triggerBulk',
@@ -260,7 +261,7 @@ const SCENARIOS: RequestScenario[] = [
       client.events.triggerBulk([
         { name: 'welcome', to: 'alice', payload: { n: 1 } },
         { name: 'welcome', to: { subscriberId: 'bob' }, payload: { n: 2 } },
-        { name: 'feeds', to: { type: 'Topic', topicKey: 'team' } },
+        { name: 'feeds', to: { type: 'Topic', topicKey: 'team' }, payload: {} },
       ]),
   },
   {

@@ -67,7 +67,7 @@ describe.each(TRANSPORTS)('otelHooks over %s', (transport) => {
         'GET',
         '/v1/notifications/{notificationId}',
         404,
-        () => client.notifications.get('nope').then(undefined, () => undefined),
+        () => client.notifications.get('000000000000000000000000').then(undefined, () => undefined),
       ],
       [
         'subscribers.preferences.update',

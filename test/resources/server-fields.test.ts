@@ -222,6 +222,6 @@ describe('the fake, where the SDK cannot reach', () => {
       context: { tenant: { data: {} } },
     })
     expect(context.status).toBe(422)
-    expect(JSON.stringify(context.body)).toContain('context.tenant')
+    expect(JSON.stringify(context.body)).toContain('Invalid context payload structure')
   })
 })

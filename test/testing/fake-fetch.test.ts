@@ -64,7 +64,7 @@ describe('fake.fetch with the client', () => {
 describe('fake.fetch as a fetch', () => {
   it('takes a string, a URL or a Request, and is bound to its fake', async () => {
     const { fetch } = welcomeFake()
-    const url = 'https://fake.test/v1/notifications/missing'
+    const url = 'https://fake.test/v1/notifications/000000000000000000000000'
     expect((await fetch(url, { headers })).status).toBe(404)
     expect((await fetch(new URL(url), { headers })).status).toBe(404)
     const triggered = await fetch(
@@ -89,10 +89,12 @@ describe('fake.fetch as a fetch', () => {
     const fake = welcomeFake()
     const reason = new Error('gave up early')
     const signal = AbortSignal.abort(reason)
-    await expect(fake.fetch('https://fake.test/v1/notifications/x', { headers, signal })).rejects.toBe(reason)
-    await expect(fake.fetch(new Request('https://fake.test/v1/notifications/x', { signal }))).rejects.toBe(
-      reason,
-    )
+    await expect(
+      fake.fetch('https://fake.test/v1/notifications/000000000000000000000000', { headers, signal }),
+    ).rejects.toBe(reason)
+    await expect(
+      fake.fetch(new Request('https://fake.test/v1/notifications/000000000000000000000000', { signal })),
+    ).rejects.toBe(reason)
     expect(fake.requests).toEqual([])
   })
 
@@ -101,7 +103,10 @@ describe('fake.fetch as a fetch', () => {
     const fake = welcomeFake()
     fake.delay(60_000)
     const controller = new AbortController()
-    const pending = fake.fetch('https://fake.test/v1/notifications/x', { headers, signal: controller.signal })
+    const pending = fake.fetch('https://fake.test/v1/notifications/000000000000000000000000', {
+      headers,
+      signal: controller.signal,
+    })
     const reason = new Error('user navigated away')
     controller.abort(reason)
     await expect(pending).rejects.toBe(reason)
@@ -110,7 +115,9 @@ describe('fake.fetch as a fetch', () => {
   it('rejects a dropped connection as fetch does: TypeError, ECONNRESET in its cause', async () => {
     const fake = welcomeFake()
     fake.failNext({ dropConnection: true })
-    const failure = await fake.fetch('https://fake.test/v1/notifications/x', { headers }).catch((e) => e)
+    const failure = await fake
+      .fetch('https://fake.test/v1/notifications/000000000000000000000000', { headers })
+      .catch((e) => e)
     expect(failure).toBeInstanceOf(TypeError)
     expect(failure).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNRESET' } })
   })

@@ -39,7 +39,7 @@ describe('createMswDispatcher(server): msw overrides through undici', () => {
       InternalServerError,
     )
     expect(fake.requests).toEqual([])
-    await expect(client.notifications.get('missing')).rejects.toMatchObject({ status: 404 })
+    await expect(client.notifications.get('000000000000000000000000')).rejects.toMatchObject({ status: 404 })
     expect(fake.requests).toHaveLength(1)
   })
 

@@ -30,7 +30,7 @@ describe('notifykit/testing without msw', () => {
   it('loads, and the fake works without it: it never imports msw', async () => {
     const { createFakeService } = await import('notifykit/testing')
     const fake = createFakeService()
-    const response = await fake.fetch('https://fake.test/v1/notifications/x', {
+    const response = await fake.fetch('https://fake.test/v1/notifications/000000000000000000000000', {
       headers: { authorization: 'ApiKey k' },
     })
     expect(response.status).toBe(404)

@@ -44,7 +44,7 @@ export function mswServerSuite(createFake: () => FakeService): void {
     )
     expect(fake.requests).toEqual([])
     // The other routes still reach the fake.
-    await expect(client.notifications.get('missing')).rejects.toMatchObject({ status: 404 })
+    await expect(client.notifications.get('000000000000000000000000')).rejects.toMatchObject({ status: 404 })
     expect(fake.requests).toHaveLength(1)
   })
 }

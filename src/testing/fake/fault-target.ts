@@ -9,6 +9,7 @@ const FAULT_KEYS = new Set<string>([
   'headers',
   'dropConnection',
   'afterApply',
+  'fromHandler',
 ])
 
 /**

@@ -7,13 +7,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 
 type Entry =
   | { state: 'running'; fingerprint: string }
-  | { state: 'done'; fingerprint: string; reply: Reply; storedAt: number }
+  | { state: 'done'; fingerprint: string; reply: Reply; failed: boolean; storedAt: number }
 
 export type Decision =
   | { kind: 'proceed' }
   | { kind: 'in-flight' }
   | { kind: 'mismatch' }
-  | { kind: 'replay'; reply: Reply }
+  | { kind: 'replay'; reply: Reply; failed: boolean }
 
 /** Where the server's 409 and 422 answers point, in their `Link` header. */
 export const IDEMPOTENCY_DOCS_LINK = 'https://docs.novu.co/additional-resources/idempotency'
@@ -21,7 +21,9 @@ export const IDEMPOTENCY_DOCS_LINK = 'https://docs.novu.co/additional-resources/
 /**
  * Remembers responses by `idempotency-key`, as the server does: per key alone (not per route), with
  * the body compared as the bytes of its JSON. So the same fields in another order are another body
- * (422), while the same body under the same key on another route replays the first answer.
+ * (422), while the same body under the same key on another route replays the first answer. Every
+ * answer of the route is kept for the key's lifetime, errors included (a 4xx, a 500, a 503 of the
+ * handler): the replay of a success is that success, the replay of an error a 503.
  */
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>()
@@ -32,17 +34,20 @@ export class IdempotencyStore {
       this.#entries.delete(key)
     else if (entry?.state === 'running') return { kind: 'in-flight' }
     else if (entry?.state === 'done') {
-      return entry.fingerprint === fingerprint ? { kind: 'replay', reply: entry.reply } : { kind: 'mismatch' }
+      if (entry.fingerprint !== fingerprint) return { kind: 'mismatch' }
+      return { kind: 'replay', reply: entry.reply, failed: entry.failed }
     }
     this.#entries.set(key, { state: 'running', fingerprint })
     return { kind: 'proceed' }
   }
 
-  complete(key: string, fingerprint: string, reply: Reply): void {
+  /** Remembers the route's answer; `failed` for an error, which the server replays as a 503. */
+  complete(key: string, fingerprint: string, reply: Reply, failed: boolean): void {
     this.#entries.set(key, {
       state: 'done',
       fingerprint,
       reply: structuredClone(reply),
+      failed,
       storedAt: Date.now(),
     })
   }

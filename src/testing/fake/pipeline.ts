@@ -1,25 +1,42 @@
 import { FaultQueue, randomFault } from './faults.js'
-import { errorReply, fromHttpError, HttpError, type Reply, toResponse } from './http.js'
+import { errorReply, fromHttpError, HttpError, type Reply, type ServerException, toResponse } from './http.js'
 import {
   fingerprint,
   IDEMPOTENCY_DOCS_LINK,
   IdempotencyStore,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from './idempotency.js'
+import { prefixedId } from './ids.js'
 import { createLimiter, type FakeLimiter } from './rate-limit.js'
 import { reasonPhrase } from './reason-phrases.js'
 import { matchRoute, type Route } from './routes.js'
 import type { FakeState } from './state.js'
-import type { FakeRequestRecord, FakeServiceOptions } from './types.js'
+import type { FakeRequestRecord, FakeServiceOptions, FakeStatusFault } from './types.js'
 
-/** The server refuses `/v1/events` bodies over 20 MB (413); the fake applies it to every route. */
-const MAX_BODY_BYTES = 20 * 1024 * 1024
+/** The server's JSON limit for `/v1/events` and everything under it (26 MiB), as its body parser counts. */
+const EVENTS_BODY_BYTES = 26 * 1024 * 1024
+/** The body parser's default limit (100 KiB), for every other route. */
+const DEFAULT_BODY_BYTES = 100 * 1024
 
-type ParsedBody = { ok: true; value: unknown } | { ok: false }
+type ParsedBody = { ok: true; value: unknown } | { ok: false; message: string }
+
+/** A NestJS exception named after its status, holding `message` (`new BadRequestException(message)`). */
+function named(status: number, message: string): ServerException {
+  return { kind: 'http', status, response: { message, error: reasonPhrase(status), statusCode: status } }
+}
+
+/** A NestJS exception made without a message: its response holds only the reason phrase and status. */
+function bare(status: number): ServerException {
+  return { kind: 'http', status, response: { message: reasonPhrase(status), statusCode: status } }
+}
 
 interface Incoming {
   method: string
   path: string
+  /** The path with its query, as the server's error bodies name it. */
+  url: string
+  /** A status fault armed `fromHandler`: the route's answer, after the guards and interceptors. */
+  handlerFault: FakeStatusFault | undefined
   headers: Record<string, string>
   bytes: number
   body: ParsedBody
@@ -78,94 +95,90 @@ export class RequestPipeline {
     }
 
     const fault = this.faults.take(record) ?? randomFault(this.#options.faults)
-    if (fault && 'status' in fault) {
+    const handlerFault = fault && 'status' in fault && fault.fromHandler ? fault : undefined
+    if (fault && 'status' in fault && !handlerFault) {
       await settled()
-      return this.#respond(faultReply(fault, url.pathname))
+      return this.#respond(faultReply(fault, url.pathname + url.search))
     }
-    if (fault && !fault.afterApply) {
+    if (fault && 'dropConnection' in fault && !fault.afterApply) {
       await settled()
       return Response.error()
     }
     const reply = await this.#process({
       method,
       path: url.pathname,
+      url: url.pathname + url.search,
+      handlerFault,
       headers,
       bytes: bytes.byteLength,
       body,
       settled,
     })
     await settled()
-    return fault ? Response.error() : this.#respond(reply)
+    return fault && 'dropConnection' in fault ? Response.error() : this.#respond(reply)
   }
 
-  /** Auth, rate limit, idempotency, then the route, in the order the server's guards run. */
+  /**
+   * In the server's order: its body parser (413, 400 for JSON it cannot read), the router (404),
+   * the auth guard (401), the rate limiter (429, its headers on every answer it counts), the
+   * idempotency interceptor, then the route. Only what the route answers is remembered under a key.
+   */
   async #process(incoming: Incoming): Promise<Reply> {
     const { method, path, headers, body } = incoming
+    const url = incoming.url
+    const limit = /^\/v1\/events(\/|$)/.test(path) ? EVENTS_BODY_BYTES : DEFAULT_BODY_BYTES
+    if (incoming.bytes > limit) return errorReply(url, bare(413))
+    if (!body.ok) return errorReply(url, named(400, body.message))
     const match = matchRoute(method, path)
-    if (!match) return errorReply(404, path, `Cannot ${method} ${path}`)
-    if (incoming.bytes > MAX_BODY_BYTES) return errorReply(413, path, 'request entity too large')
+    if (!match) return errorReply(url, named(404, `Cannot ${method} ${path}`))
     const authError = this.#authenticate(headers.authorization)
-    if (authError) return errorReply(401, path, authError)
+    if (authError) return errorReply(url, authError)
 
     let rateHeaders: Record<string, string> = {}
     const outcome = this.#rateLimiter?.take(`${match.route.method} ${match.route.pattern}`)
     if (outcome) {
       rateHeaders = outcome.headers
-      if (!outcome.allowed) return errorReply(429, path, 'API rate limit exceeded', {}, rateHeaders)
+      if (!outcome.allowed) return errorReply(url, { kind: 'throttled' }, rateHeaders)
     }
     const withRate = (reply: Reply): Reply => ({ ...reply, headers: { ...reply.headers, ...rateHeaders } })
+    const route = () => this.#apply(match, body.value, url, incoming.handlerFault)
 
-    if (!body.ok) return withRate(errorReply(400, path, 'Unexpected token in JSON body'))
     const key = method === 'POST' || method === 'PATCH' ? headers['idempotency-key'] : undefined
     if (!key) {
       await incoming.settled()
-      return withRate(this.#apply(match, body.value, path))
+      return withRate(route())
     }
     if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      return withRate(
-        errorReply(
-          400,
-          path,
-          `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
-        ),
-      )
+      const message = `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`
+      return withRate(errorReply(url, named(400, message)))
     }
     const print = fingerprint(body.value)
     const decision = this.#idempotency.begin(key, print)
     const keyHeader = { 'idempotency-key': key }
     switch (decision.kind) {
-      case 'in-flight':
-        return withRate(
-          errorReply(
-            409,
-            path,
-            `Request with key "${key}" is currently being processed. Please retry after 1 second`,
-            {},
-            { ...keyHeader, 'retry-after': '1', link: IDEMPOTENCY_DOCS_LINK },
-          ),
-        )
-      case 'mismatch':
-        return withRate(
-          errorReply(
-            422,
-            path,
-            `Request with key "${key}" is being reused for a different body`,
-            {},
-            { ...keyHeader, link: IDEMPOTENCY_DOCS_LINK },
-          ),
-        )
-      case 'replay':
-        return withRate({
-          ...decision.reply,
-          headers: { ...decision.reply.headers, ...keyHeader, 'idempotency-replay': 'true' },
-        })
+      case 'in-flight': {
+        const message = `Request with key "${key}" is currently being processed. Please retry after 1 second`
+        const headers = { ...keyHeader, 'retry-after': '1', link: IDEMPOTENCY_DOCS_LINK }
+        return withRate(errorReply(url, named(409, message), headers))
+      }
+      case 'mismatch': {
+        const message = `Request with key "${key}" is being reused for a different body`
+        return withRate(errorReply(url, named(422, message), { ...keyHeader, link: IDEMPOTENCY_DOCS_LINK }))
+      }
+      case 'replay': {
+        const replayHeaders = { ...keyHeader, 'idempotency-replay': 'true' }
+        // The server keeps an error as a plain object and throws it again on a replay, which its
+        // interceptor does not recognise and answers with a bare 503, whatever the first error was.
+        if (decision.failed) return withRate(errorReply(url, bare(503), replayHeaders))
+        return withRate({ ...decision.reply, headers: { ...decision.reply.headers, ...replayHeaders } })
+      }
       case 'proceed':
         break
     }
     try {
       await incoming.settled()
-      const reply = this.#apply(match, body.value, path)
-      this.#idempotency.complete(key, print, reply)
+      const reply = route()
+      this.#idempotency.complete(key, print, reply, reply.status >= 400)
       return withRate({ ...reply, headers: { ...reply.headers, ...keyHeader } })
     } catch (error) {
       this.#idempotency.abandon(key)
@@ -175,61 +188,100 @@ export class RequestPipeline {
 
   /**
    * Runs the route. The body is copied at once so a later change to the state (another request
-   * between here and serialisation) cannot leak into this answer.
+   * between here and serialisation) cannot leak into this answer. A fault armed `fromHandler`
+   * answers here, in place of the route, so the idempotency interceptor sees it as the handler's.
    */
-  #apply(match: { route: Route; params: Map<string, string> }, body: unknown, path: string): Reply {
+  #apply(
+    match: { route: Route; params: Map<string, string> },
+    body: unknown,
+    url: string,
+    handlerFault: FakeStatusFault | undefined,
+  ): Reply {
+    if (handlerFault) return faultReply(handlerFault, url)
     try {
       const reply = match.route.handle({
         state: this.#state(),
         params: match.params,
         body,
         missingNotification: this.#options.missingNotification ?? '404',
+        requestId: prefixedId('req_', this.#state().now()),
       })
       return { ...reply, body: structuredClone(reply.body) }
     } catch (error) {
-      if (error instanceof HttpError) return fromHttpError(error, path)
-      // A bug in the fake, not a scripted failure: answer like the server's 500, with the cause visible.
+      if (error instanceof HttpError) return fromHttpError(error, url)
+      // A bug in the fake (or an input the server also fails on): the server's 500, cause in the message.
       const message = error instanceof Error ? error.message : String(error)
-      return errorReply(500, path, `Internal fake service error: ${message}`, {
+      return errorReply(url, {
+        kind: 'internal',
         errorId: globalThis.crypto.randomUUID(),
+        message: `Internal fake service error: ${message}`,
       })
     }
   }
 
-  /** `Authorization: ApiKey <key>` is the only form the server accepts. */
-  #authenticate(header: string | undefined): string | undefined {
-    if (header === undefined || header.trim() === '') return 'Missing Authorization header'
-    const match = /^ApiKey\s+(\S.*)$/.exec(header.trim())
-    const key = match?.[1]?.trim()
-    if (!key) return "Authorization header must have the form 'ApiKey <API_KEY>'"
-    if (this.#options.apiKey !== undefined && key !== this.#options.apiKey) return 'API Key not found'
+  /**
+   * The server's auth guard: the scheme is the header's first word; `ApiKey` then needs a key, and
+   * the fake's key when one was set; `Bearer` is a dashboard session, which the fake has none of.
+   */
+  #authenticate(header: string | undefined): ServerException | undefined {
+    const scheme = header?.split(' ')[0] ?? ''
+    if (scheme === '') return named(401, 'Missing authorization header')
+    if (scheme === 'Bearer') return bare(401)
+    if (scheme !== 'ApiKey') return named(401, `Invalid authentication scheme: "${scheme}"`)
+    const key = (header ?? '').slice('ApiKey '.length).trim()
+    if (key === '') return bare(401)
+    if (this.#options.apiKey !== undefined && key !== this.#options.apiKey)
+      return named(401, 'API Key not found')
     return undefined
   }
 
+  /** The server sends no request id header: its id is only in a trigger's `activityFeedLink`. */
   #respond(reply: Reply): Response {
-    return toResponse({
-      ...reply,
-      headers: { ...reply.headers, 'x-request-id': globalThis.crypto.randomUUID() },
-    })
+    return toResponse(reply)
   }
 }
 
+/**
+ * The body as the server's JSON parser reads it: nothing is `undefined` (the route sees `{}`); the
+ * parser takes only an object or an array, and refuses anything else, or JSON it cannot read, with
+ * the runtime's own parse message.
+ */
 function parseJson(text: string): ParsedBody {
-  if (text.trim() === '') return { ok: true, value: undefined }
+  const trimmed = text.trim()
+  if (trimmed === '') return { ok: true, value: undefined }
+  const first = trimmed[0] ?? ''
+  if (first !== '{' && first !== '[') {
+    // As the parser words it: the message of parsing the text with its first character replaced.
+    const index = text.indexOf(first)
+    const message = parseMessage(`${text.slice(0, index)}#${'#'.repeat(text.length - index - 1)}`)
+    return { ok: false, message: message.replace(/#+/g, (run) => text.slice(index, index + run.length)) }
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
-  } catch {
-    return { ok: false }
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
   }
 }
 
-function faultReply(
-  fault: { status: number; body?: unknown; headers?: Record<string, string> },
-  path: string,
-): Reply {
-  const reply =
+function parseMessage(text: string): string {
+  try {
+    JSON.parse(text)
+    return 'strict violation'
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/**
+ * A status fault's answer: the body given, or the server's body for the status: its 500 (with an
+ * `errorId`), or the bare form a NestJS exception made without a message gives.
+ */
+function faultReply(fault: FakeStatusFault, url: string): Reply {
+  const exception: ServerException =
+    fault.status === 500 ? { kind: 'internal', errorId: globalThis.crypto.randomUUID() } : bare(fault.status)
+  const reply: Reply =
     fault.body === undefined
-      ? errorReply(fault.status, path, reasonPhrase(fault.status))
+      ? errorReply(url, exception)
       : { status: fault.status, body: fault.body, headers: {} }
   return { ...reply, headers: { ...reply.headers, ...fault.headers } }
 }

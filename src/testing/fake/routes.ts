@@ -1,10 +1,18 @@
 import { advance } from './engine.js'
-import { HttpError, ok, type Reply } from './http.js'
+import { HttpError, isRecord, ok, type Reply } from './http.js'
 import { markAll } from './messages.js'
 import { updatePreferences } from './preferences.js'
 import type { FakeState } from './state.js'
 import { broadcast, cancel, trigger, triggerBulk } from './triggers.js'
-import { parseBroadcast, parseBulk, parseMarkAll, parsePreferences, parseTrigger } from './validation.js'
+import {
+  checkChannelSwitches,
+  checkNotificationId,
+  parseBroadcast,
+  parseBulk,
+  parseMarkAll,
+  parsePreferences,
+  parseTrigger,
+} from './validation.js'
 
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
@@ -14,6 +22,8 @@ export interface RouteContext {
   params: ReadonlyMap<string, string>
   body: unknown
   missingNotification: '404' | 'null'
+  /** The server's id of this request (`req_…`), which a trigger's `activityFeedLink` carries. */
+  requestId: string
 }
 
 export interface Route {
@@ -39,7 +49,15 @@ export const ROUTES: readonly Route[] = (
     {
       method: 'PATCH',
       pattern: '/v2/subscribers/:subscriberId/preferences',
-      handle: (c) => ok(200, updatePreferences(c.state, param(c, 'subscriberId'), parsePreferences(c.body))),
+      handle: (c) => {
+        const input = parsePreferences(c.body)
+        // The server finds the workflow before its update checks the switches or the subscriber.
+        if (input.workflowId !== undefined && !c.state.findWorkflow(input.workflowId)) {
+          throw new HttpError(404, { message: 'Workflow cannot be found', workflowId: input.workflowId })
+        }
+        checkChannelSwitches(c.body)
+        return ok(200, updatePreferences(c.state, param(c, 'subscriberId'), input))
+      },
     },
     {
       method: 'POST',
@@ -49,17 +67,25 @@ export const ROUTES: readonly Route[] = (
     {
       method: 'POST',
       pattern: '/v1/events/trigger',
-      handle: (c) => ok(201, trigger(c.state, parseTrigger(c.body))),
+      handle: (c) => ok(201, trigger(c.state, parseTrigger(c.body), c)),
     },
     {
       method: 'POST',
       pattern: '/v1/events/trigger/bulk',
-      handle: (c) => ok(201, triggerBulk(c.state, parseBulk(c.body))),
+      handle: (c) => {
+        const events = parseBulk(c.body)
+        const given = isRecord(c.body) && Array.isArray(c.body.events) ? c.body.events : []
+        const slots = events.map((input, i) => ({
+          input,
+          transactionId: isRecord(given[i]) ? given[i].transactionId : undefined,
+        }))
+        return ok(201, triggerBulk(c.state, slots, c))
+      },
     },
     {
       method: 'POST',
       pattern: '/v1/events/trigger/broadcast',
-      handle: (c) => ok(201, broadcast(c.state, parseBroadcast(c.body))),
+      handle: (c) => ok(201, broadcast(c.state, parseBroadcast(c.body), c)),
     },
     {
       method: 'DELETE',
@@ -71,6 +97,7 @@ export const ROUTES: readonly Route[] = (
       pattern: '/v1/notifications/:notificationId',
       handle: (c) => {
         const id = param(c, 'notificationId')
+        checkNotificationId(id)
         const notification = c.state.findNotification(id)
         if (notification) return ok(200, notification)
         if (c.missingNotification === 'null') return ok(200, null)

@@ -1,5 +1,6 @@
 import { cancel as cancelTransaction, deliver, isTransactionTaken } from './engine.js'
 import { HttpError, isRecord } from './http.js'
+import { prefixedId } from './ids.js'
 import type { FakeState, StoredSubscriber, StoredTopic, StoredWorkflow } from './state.js'
 import type { BroadcastInput, RecipientInput, TriggerInput } from './validation.js'
 
@@ -12,6 +13,16 @@ export interface TriggerOutcome {
   status: string
   transactionId?: string
   error?: string[]
+  /** On a trigger handed to the worker: the dashboard's page of the request, by its request id. */
+  activityFeedLink?: string
+}
+
+/** Where the server's trigger answers link to; the cloud dashboard's address. */
+export const DASHBOARD_URL = 'https://dashboard.novu.co'
+
+/** The request a trigger came in: its id (`req_…`) appears only inside `activityFeedLink`. */
+export interface TriggerRequest {
+  requestId: string
 }
 
 /** One subscriber a trigger reaches, with the `to` and topic the notification records. */
@@ -22,13 +33,13 @@ interface Target {
 }
 
 /** POST /v1/events/trigger. Throws the 422 and 400 the server answers with. */
-export function trigger(state: FakeState, input: TriggerInput): TriggerOutcome {
-  return run(state, input, (actorId) => expandRecipients(state, input.to, actorId))
+export function trigger(state: FakeState, input: TriggerInput, request: TriggerRequest): TriggerOutcome {
+  return run(state, input, request, (actorId) => expandRecipients(state, input.to, actorId))
 }
 
 /** POST /v1/events/trigger/broadcast: every subscriber that exists when it is processed. */
-export function broadcast(state: FakeState, input: BroadcastInput): TriggerOutcome {
-  return run(state, input, () =>
+export function broadcast(state: FakeState, input: BroadcastInput, request: TriggerRequest): TriggerOutcome {
+  return run(state, input, request, () =>
     [...state.subscribers.values()].map((subscriber) => ({
       subscriber,
       to: { subscriberId: subscriber.subscriberId },
@@ -38,29 +49,41 @@ export function broadcast(state: FakeState, input: BroadcastInput): TriggerOutco
 }
 
 /**
- * POST /v1/events/trigger/bulk: each event on its own, as the server runs them one after the other;
- * an event that fails (unknown workflow, invalid fields) fills its slot with an error result and the
- * others still run.
+ * POST /v1/events/trigger/bulk: each event on its own, as the server runs them one after the other,
+ * all under the request's one id; an event that fails (its command's check, an unknown workflow, its
+ * payload schema) fills its slot with an error result carrying the event's own `transactionId`
+ * (none when it gave none), and the others still run.
  */
-export function triggerBulk(state: FakeState, inputs: (TriggerInput | HttpError)[]): TriggerOutcome[] {
-  return inputs.map((input) => {
+export function triggerBulk(
+  state: FakeState,
+  events: { input: TriggerInput | HttpError; transactionId: unknown }[],
+  request: TriggerRequest,
+): TriggerOutcome[] {
+  return events.map(({ input, transactionId }) => {
     try {
       if (input instanceof HttpError) throw input
-      return trigger(state, input)
+      return trigger(state, input, request)
     } catch (error) {
       if (!(error instanceof HttpError)) throw error
-      return { acknowledged: true, status: 'error', error: errorMessages(error) }
+      const outcome: TriggerOutcome = { acknowledged: true, status: 'error', error: errorMessages(error) }
+      // The server copies the event's own field into the slot, whatever it holds.
+      if (transactionId !== undefined) Object.assign(outcome, { transactionId })
+      return outcome
     }
   })
 }
 
-/** The server's `message` of a failed event, as a list. */
+/** The exception's `message` as the bulk route lists it: a list stays one, a sentence is one item. */
 function errorMessages(error: HttpError): string[] {
-  const errors = error.extras.errors
-  if (!isRecord(errors)) return [error.message]
-  return Object.values(errors).flatMap((entry) =>
-    isRecord(entry) && Array.isArray(entry.messages) ? entry.messages.map(String) : [],
-  )
+  const { exception } = error
+  if (
+    exception.kind === 'http' &&
+    isRecord(exception.response) &&
+    Array.isArray(exception.response.message)
+  ) {
+    return exception.response.message.map(String)
+  }
+  return [error.message]
 }
 
 /** DELETE /v1/events/trigger/:transactionId: `true` when a delayed or merged job was canceled. */
@@ -68,38 +91,43 @@ export function cancel(state: FakeState, transactionId: string): boolean {
   return cancelTransaction(state, transactionId)
 }
 
+/**
+ * The API's part of a trigger, in the server's order: the workflow (422 `workflow_not_found`), the
+ * payload against the workflow's schema (400), the tenant, the workflow's state; then the event is
+ * handed to the worker (`processed`, with the request's `activityFeedLink`). The worker, not the API,
+ * drops a trigger that repeats a transactionId: it is acknowledged like any other and nothing new
+ * happens.
+ */
 function run(
   state: FakeState,
   input: BroadcastInput,
+  request: TriggerRequest,
   targets: (actorId: string | undefined) => Target[],
 ): TriggerOutcome {
   const workflow = state.workflows.get(input.name)
   if (!workflow) throw new HttpError(422, 'workflow_not_found')
+  checkPayload(workflow, input.payload)
+  const transactionId = input.transactionId ?? prefixedId('txn_', state.now())
   // The server looks a tenant up by identifier, whether given as a string or an object, and never
   // creates one from a trigger; an empty string is no tenant at all.
-  if (input.tenant && !state.tenants.has(input.tenant))
-    return { acknowledged: true, status: 'no_tenant_found' }
-  if (input.tenant === null) return { acknowledged: true, status: 'no_tenant_found' }
-  checkPayload(workflow, input.payload)
-  const transactionId = input.transactionId ?? globalThis.crypto.randomUUID()
-  if (!workflow.active) {
-    return {
-      acknowledged: true,
-      status: 'trigger_not_active',
-      error: ['Workflow is not active'],
-      transactionId,
-    }
+  if (input.tenant !== undefined && (input.tenant === null || !state.tenants.has(input.tenant))) {
+    return { acknowledged: true, status: 'no_tenant_found', transactionId }
   }
-  // The real server acknowledges a repeated transactionId like any trigger (201, `processed`, the same
-  // transactionId) and its worker then drops it, so nothing new is created and nothing says so.
-  if (isTransactionTaken(state, transactionId))
-    return { acknowledged: true, status: 'processed', transactionId }
+  if (!workflow.active) return { acknowledged: true, status: 'trigger_not_active', transactionId }
+  const processed: TriggerOutcome = {
+    acknowledged: true,
+    status: 'processed',
+    transactionId,
+    activityFeedLink: `${DASHBOARD_URL}/env/${state.environmentId}/activity/requests?selectedLogId=${request.requestId}`,
+  }
+  // The worker, not the API, drops a trigger whose transactionId an earlier one took.
+  if (isTransactionTaken(state, transactionId)) return processed
   const actor = input.actor ? resolve(state, input.actor) : undefined
   const payload = withoutAttachmentFiles(input.payload)
   for (const target of targets(actor?.subscriberId)) {
     deliver(state, { workflow, ...target, payload, overrides: input.overrides, transactionId })
   }
-  return { acknowledged: true, status: 'processed', transactionId }
+  return processed
 }
 
 /** The server uploads each attachment's `file` to its storage and keeps the rest on the payload. */
@@ -113,23 +141,39 @@ function withoutAttachmentFiles(payload: Record<string, unknown>): Record<string
   return { ...payload, attachments }
 }
 
+/**
+ * The server's payload check against the workflow's schema (ajv, every error): required keys first,
+ * then each property's type. A missing key is named `root.<key>` with the whole payload as its
+ * value; a wrong type is named by its key with its value; each carries the schema path it broke.
+ */
 function checkPayload(workflow: StoredWorkflow, payload: Record<string, unknown>): void {
   const schema = workflow.payloadSchema
   if (!schema) return
-  const errors: { field: string; message: string; value?: unknown }[] = []
+  const errors: { field: string; message: string; value: unknown; schemaPath: string }[] = []
   for (const key of schema.required ?? []) {
-    if (!(key in payload)) errors.push({ field: key, message: `must have required property '${key}'` })
+    if (!(key in payload)) {
+      errors.push({
+        field: `root.${key}`,
+        message: `must have required property '${key}'`,
+        value: payload,
+        schemaPath: '#/required',
+      })
+    }
   }
   for (const [key, { type }] of Object.entries(schema.properties ?? {})) {
     if (type === undefined || !(key in payload)) continue
     const value = payload[key]
-    if (!hasJsonType(value, type)) errors.push({ field: key, message: `must be ${type}`, value })
+    if (!hasJsonType(value, type)) {
+      errors.push({ field: key, message: `must be ${type}`, value, schemaPath: `#/properties/${key}/type` })
+    }
   }
   if (errors.length > 0) {
-    const summary = errors.map((e) => `${e.field} ${e.message}`).join('; ')
-    throw new HttpError(400, `Payload validation failed: ${summary}`, {
-      type: 'PAYLOAD_VALIDATION_ERROR',
+    const summary = errors.map((e) => `${e.field}: ${e.message}`).join('; ')
+    throw new HttpError(400, {
+      message: `Payload validation failed: ${summary}`,
       errors,
+      schema,
+      type: 'PAYLOAD_VALIDATION_ERROR',
     })
   }
 }

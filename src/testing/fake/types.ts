@@ -256,6 +256,14 @@ export interface FakeStatusFault extends FakeFaultTarget {
   /** JSON value, or a string sent as `text/plain` (like a proxy's HTML page). Default: a server error body. */
   body?: unknown
   headers?: Record<string, string>
+  /**
+   * Answer as the route's own error (the server's handler failing), after the auth, rate-limit and
+   * idempotency checks, instead of in front of the server (a gateway's error). The server remembers
+   * a handler's error under the request's idempotency key and answers every later request with that
+   * key `503` with `Idempotency-Replay: true`, so a retry with the same key cannot succeed.
+   * @example `fake.failNext({ status: 500, fromHandler: true })`
+   */
+  fromHandler?: boolean
 }
 
 /**

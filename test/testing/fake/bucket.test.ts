@@ -54,7 +54,7 @@ describe('rateLimit: { perSecond, burst }', () => {
     const fake = seededFake({ rateLimit: { perSecond: 10, burst: 5 } })
     for (let i = 0; i < 5; i++) await call(fake, 'POST', '/v1/events/trigger', EVENT)
     expect((await call(fake, 'POST', '/v1/events/trigger', EVENT)).status).toBe(429)
-    const read = await call(fake, 'GET', '/v1/notifications/none')
+    const read = await call(fake, 'GET', '/v1/notifications/000000000000000000000000')
     expect(read.status).toBe(404)
     expect(read.headers.get('ratelimit-remaining')).toBeNull()
     vi.setSystemTime(START + 10_000)

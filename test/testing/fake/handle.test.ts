@@ -3,7 +3,7 @@ import { createFakeService } from '../../../src/testing/index.js'
 import { API_KEY, call, data, seededFake } from '../../helpers/fake.js'
 
 describe('fake.handle: envelope, statuses and errors', () => {
-  it('answers a trigger with 201, the { data } envelope, JSON and a unique x-request-id', async () => {
+  it('answers a trigger with 201, the { data } envelope, JSON, a txn_ id and the request in activityFeedLink', async () => {
     const fake = seededFake()
     const first = await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
     const second = await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })
@@ -12,22 +12,43 @@ describe('fake.handle: envelope, statuses and errors', () => {
     expect(data(first)).toEqual({
       acknowledged: true,
       status: 'processed',
-      transactionId: expect.any(String),
+      transactionId: expect.stringMatching(/^txn_[0-9a-f]{8}[0-9a-z]{12}$/),
+      activityFeedLink: expect.stringMatching(
+        /^https:\/\/dashboard\.novu\.co\/env\/[0-9a-f]{24}\/activity\/requests\?selectedLogId=req_[0-9a-f]{8}[0-9a-z]{12}$/,
+      ),
     })
-    expect(first.headers.get('x-request-id')).toBeTruthy()
-    expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'))
+    const link = (result: typeof first) => (data(result) as { activityFeedLink: string }).activityFeedLink
+    expect(link(first)).not.toBe(link(second))
+    // The server sends no request id header: the request's id is only inside activityFeedLink.
+    expect(first.headers.get('x-request-id')).toBeNull()
+    expect(first.headers.get('request-id')).toBeNull()
   })
 
   it('gives error bodies the server shape, never wrapped', async () => {
     const fake = seededFake()
-    const result = await call(fake, 'GET', '/v1/notifications/nope')
+    const result = await call(fake, 'GET', '/v1/notifications/000000000000000000000000')
     expect(result.status).toBe(404)
     expect(result.body).toEqual({
       statusCode: 404,
       timestamp: expect.any(String),
-      path: '/v1/notifications/nope',
+      path: '/v1/notifications/000000000000000000000000',
       message: 'Notification not found',
       error: 'Not Found',
+      ctx: { error: 'Not Found', statusCode: 404 },
+    })
+  })
+
+  it('answers an id that is not a MongoDB id with the command check, 422', async () => {
+    const result = await call(seededFake(), 'GET', '/v1/notifications/abc')
+    expect(result.status).toBe(422)
+    expect(result.body).toEqual({
+      statusCode: 422,
+      timestamp: expect.any(String),
+      path: '/v1/notifications/abc',
+      message:
+        'Validation failed for GetActivityCommand: notificationId: notificationId must be a mongodb id',
+      ctx: {},
+      errors: { notificationId: { messages: ['notificationId must be a mongodb id'], value: 'abc' } },
     })
   })
 
@@ -63,16 +84,28 @@ describe('fake.handle: envelope, statuses and errors', () => {
       }),
     )
     expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringContaining('JSON'),
+    })
+  })
+
+  it('refuses a JSON body that is neither an object nor an array with 400, as the strict parser does', async () => {
+    const response = await call(seededFake(), 'POST', '/v1/subscribers/alice/messages/mark-all', 'read')
+    expect(response.status).toBe(400)
+    expect(response.body).toMatchObject({ message: expect.stringContaining('"read"') })
   })
 })
 
 describe('fake.handle: authentication', () => {
   it.each([
-    ['missing', undefined],
-    ['another scheme', `Bearer ${API_KEY}`],
-    ['an empty key', 'ApiKey '],
-    ['a wrong key', 'ApiKey other'],
-  ])('refuses %s with 401', async (_label, authorization) => {
+    ['missing', undefined, 'Missing authorization header'],
+    ['a session token', `Bearer ${API_KEY}`, 'Unauthorized'],
+    ['another scheme', `Token ${API_KEY}`, 'Invalid authentication scheme: "Token"'],
+    ['an empty key', 'ApiKey ', 'Unauthorized'],
+    ['a wrong key', 'ApiKey other', 'API Key not found'],
+  ])('refuses %s with 401', async (_label, authorization, message) => {
     const fake = seededFake()
     const headers = new Headers({ 'content-type': 'application/json' })
     if (authorization !== undefined) headers.set('authorization', authorization)
@@ -84,7 +117,7 @@ describe('fake.handle: authentication', () => {
       }),
     )
     expect(response.status).toBe(401)
-    expect(await response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' })
+    expect(await response.json()).toMatchObject({ statusCode: 401, message })
     expect(fake.notifications).toHaveLength(0)
   })
 
@@ -155,14 +188,24 @@ describe('fake.handle: triggers', () => {
     expect(result.body).not.toHaveProperty('errors')
   })
 
-  it('answers an invalid body with 422 and per-field errors', async () => {
+  it('answers an invalid body with the DTO check: 422 Validation Error, its messages under errors.general', async () => {
     const result = await call(seededFake(), 'POST', '/v1/events/trigger', { name: 5, payload: [] })
     expect(result.status).toBe(422)
-    expect(result.body).toMatchObject({
+    expect(result.body).toEqual({
+      statusCode: 422,
+      timestamp: expect.any(String),
+      path: '/v1/events/trigger',
+      message: 'Validation Error',
+      ctx: {},
       errors: {
-        name: { messages: ['name must be a string'], value: 5 },
-        to: { messages: ['to should not be null or undefined'] },
-        payload: { messages: ['payload must be an object'] },
+        general: {
+          messages: [
+            'name must be a string',
+            'payload must be an object',
+            'to should not be null or undefined',
+          ],
+          value: 'No Value Recorded',
+        },
       },
     })
   })
@@ -183,12 +226,25 @@ describe('fake.handle: triggers', () => {
       payload: { total: 'ten' },
     })
     expect(result.status).toBe(400)
-    expect(result.body).toMatchObject({
-      type: 'PAYLOAD_VALIDATION_ERROR',
-      errors: [
-        { field: 'orderId', message: "must have required property 'orderId'" },
-        { field: 'total', message: 'must be number', value: 'ten' },
-      ],
+    const errors = [
+      {
+        field: 'root.orderId',
+        message: "must have required property 'orderId'",
+        value: { total: 'ten' },
+        schemaPath: '#/required',
+      },
+      { field: 'total', message: 'must be number', value: 'ten', schemaPath: '#/properties/total/type' },
+    ]
+    const schema = { required: ['orderId'], properties: { total: { type: 'number' } } }
+    const context = { errors, schema, type: 'PAYLOAD_VALIDATION_ERROR' }
+    expect(result.body).toEqual({
+      ...context,
+      statusCode: 400,
+      timestamp: expect.any(String),
+      path: '/v1/events/trigger',
+      message:
+        "Payload validation failed: root.orderId: must have required property 'orderId'; total: must be number",
+      ctx: context,
     })
   })
 
@@ -198,11 +254,12 @@ describe('fake.handle: triggers', () => {
     const first = await call(fake, 'POST', '/v1/events/trigger', body)
     const second = await call(fake, 'POST', '/v1/events/trigger', { ...body, to: 'bob' })
     expect(second.status).toBe(201)
-    expect(data(second)).toEqual(data(first))
+    expect(data(second)).toMatchObject({ acknowledged: true, status: 'processed', transactionId: 'tx-1' })
+    expect(data(first)).toMatchObject({ acknowledged: true, status: 'processed', transactionId: 'tx-1' })
     expect(fake.notifications).toHaveLength(1)
   })
 
-  it('acknowledges an inactive workflow with its status, and a workflow without steps as processed', async () => {
+  it('acknowledges an inactive workflow with trigger_not_active, and one without steps as processed', async () => {
     const fake = createFakeService({
       workflows: [{ identifier: 'off', active: false, steps: [{ type: 'email' }] }, { identifier: 'empty' }],
     })
@@ -220,7 +277,11 @@ describe('fake.handle: triggers', () => {
       { name: 'empty', to: 'x' },
       { authorization: 'ApiKey k' },
     )
-    expect(data(off)).toMatchObject({ acknowledged: true, status: 'trigger_not_active' })
+    expect(data(off)).toEqual({
+      acknowledged: true,
+      status: 'trigger_not_active',
+      transactionId: expect.stringMatching(/^txn_/),
+    })
     expect(data(empty)).toMatchObject({ acknowledged: true, status: 'processed' })
     expect(fake.notifications.map((n) => [n.to, n.jobs, n.channels])).toEqual([
       [{ subscriberId: 'x' }, [], []],
@@ -255,17 +316,26 @@ describe('fake.handle: triggers', () => {
     const fake = seededFake()
     const result = await call(fake, 'POST', '/v1/events/trigger/bulk', {
       events: [
-        { name: 'welcome', to: 'alice' },
-        { name: 'nope', to: 'alice' },
-        { name: 'welcome', to: 'bob' },
+        { name: 'welcome', to: 'alice', payload: {} },
+        { name: 'nope', to: 'alice', payload: {} },
+        { name: 'welcome', to: 'bob', payload: {} },
       ],
     })
     expect(result.status).toBe(201)
+    const processed = {
+      acknowledged: true,
+      status: 'processed',
+      transactionId: expect.stringMatching(/^txn_/),
+      activityFeedLink: expect.any(String),
+    }
     expect(data(result)).toEqual([
-      { acknowledged: true, status: 'processed', transactionId: expect.any(String) },
+      processed,
       { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
-      { acknowledged: true, status: 'processed', transactionId: expect.any(String) },
+      processed,
     ])
+    const [first, , third] = data(result) as { activityFeedLink: string }[]
+    // One request, one request id: every event of a bulk links to the same page.
+    expect(first?.activityFeedLink).toBe(third?.activityFeedLink)
     expect(fake.notifications).toHaveLength(2)
   })
 
@@ -283,7 +353,10 @@ describe('fake.handle: triggers', () => {
     expect(fake.notifications.map((n) => n.subscriber.subscriberId).sort()).toEqual(['alice', 'bob', 'carol'])
     const missing = await call(fake, 'POST', '/v1/events/trigger/broadcast', { name: 'welcome' })
     expect(missing.status).toBe(422)
-    expect(missing.body).toHaveProperty('errors.payload')
+    expect(missing.body).toMatchObject({
+      message: 'Validation Error',
+      errors: { general: { messages: ['payload must be an object'] } },
+    })
   })
 
   it('returns the stored notification, or 404, or 200 null when configured like older servers', async () => {
@@ -294,7 +367,9 @@ describe('fake.handle: triggers', () => {
     expect(found.status).toBe(200)
     expect(data(found)).toEqual(fake.notifications[0])
     const nullFake = seededFake({ missingNotification: 'null' })
-    expect((await call(nullFake, 'GET', '/v1/notifications/x')).body).toEqual({ data: null })
+    expect((await call(nullFake, 'GET', '/v1/notifications/000000000000000000000000')).body).toEqual({
+      data: null,
+    })
   })
 })
 
@@ -403,7 +478,7 @@ describe('fake.handle: preferences', () => {
     expect((await call(fake, 'PATCH', '/v2/subscribers/ghost/preferences', {})).status).toBe(404)
   })
 
-  it('refuses malformed channels and schedules with 422', async () => {
+  it('refuses a malformed schedule with the DTO check, then a switch that is not a boolean with the command check', async () => {
     const fake = seededFake()
     const result = await call(fake, 'PATCH', path, {
       channels: { fax: true, email: 'no' },
@@ -413,10 +488,25 @@ describe('fake.handle: preferences', () => {
       },
     })
     expect(result.status).toBe(422)
-    expect(Object.keys((result.body as { errors: object }).errors).sort()).toEqual([
-      'channels.email',
-      'channels.fax',
-      'schedule.weeklySchedule.monday.hours',
-    ])
+    const format = 'must be in 12-hour format (e.g., 09:00 AM or 9:00 AM)'
+    expect(result.body).toMatchObject({
+      message: 'Validation Error',
+      errors: {
+        general: {
+          messages: [
+            `schedule.weeklySchedule.monday.hours.0.start ${format}`,
+            `schedule.weeklySchedule.monday.hours.0.end ${format}`,
+          ],
+        },
+      },
+    })
+    const channel = await call(fake, 'PATCH', path, { channels: { fax: true, email: 'no' } })
+    expect(channel.status).toBe(422)
+    expect(channel.body).toMatchObject({
+      message: 'Validation failed for UpdatePreferencesCommand: email: email must be a boolean value',
+      errors: { email: { messages: ['email must be a boolean value'], value: 'no' } },
+    })
+    // A channel the server does not know is ignored.
+    expect((await call(fake, 'PATCH', path, { channels: { fax: true } })).status).toBe(200)
   })
 })

@@ -4,6 +4,10 @@ import { API_KEY, call, data, seededFake } from '../../helpers/fake.js'
 const trigger = { name: 'welcome', to: 'alice' }
 
 describe('idempotency keys', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('replays the stored response for the same key and body, without applying again', async () => {
     const fake = seededFake()
     const key = { 'idempotency-key': 'k-1' }
@@ -15,19 +19,39 @@ describe('idempotency keys', () => {
     expect(replay.body).toEqual(first.body)
     expect(replay.headers.get('idempotency-key')).toBe('k-1')
     expect(replay.headers.get('idempotency-replay')).toBe('true')
-    expect(replay.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'))
     expect(fake.notifications).toHaveLength(1)
   })
 
-  it('replays errors too', async () => {
+  it('remembers an error too, and answers its key 503 from then on, even once the cause is gone', async () => {
     const fake = seededFake()
     const key = { 'idempotency-key': 'k-err' }
     const first = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
     fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
     const replay = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' }, key)
-    expect([first.status, replay.status]).toEqual([422, 422])
-    expect(replay.body).toEqual(first.body)
+    expect([first.status, replay.status]).toEqual([422, 503])
+    expect(first.headers.get('idempotency-key')).toBe('k-err')
+    expect(first.headers.get('idempotency-replay')).toBeNull()
+    expect(replay.body).toEqual({
+      statusCode: 503,
+      timestamp: expect.any(String),
+      path: '/v1/events/trigger',
+      message: 'Service Unavailable',
+      ctx: { statusCode: 503 },
+    })
+    expect(replay.headers.get('idempotency-key')).toBe('k-err')
     expect(replay.headers.get('idempotency-replay')).toBe('true')
+    expect(fake.notifications).toHaveLength(0)
+    // Another key is another request: it runs.
+    const fresh = await call(
+      fake,
+      'POST',
+      '/v1/events/trigger',
+      { name: 'nope', to: 'alice' },
+      {
+        'idempotency-key': 'k-new',
+      },
+    )
+    expect(fresh.status).toBe(201)
   })
 
   it('answers 422 for the same key with another body, and 400 for a key over 255 characters', async () => {
@@ -51,6 +75,29 @@ describe('idempotency keys', () => {
     })
     expect(longest.status).toBe(201)
     expect(fake.notifications).toHaveLength(2)
+  })
+
+  it("keeps a key's answer, error or success, for 24 hours, then runs the request anew", async () => {
+    vi.useFakeTimers()
+    const fake = seededFake()
+    const failed = { 'idempotency-key': 'k-ttl-err' }
+    const done = { 'idempotency-key': 'k-ttl-ok' }
+    const bad = { name: 'nope', to: 'alice' }
+    await call(fake, 'POST', '/v1/events/trigger', bad, failed)
+    await call(fake, 'POST', '/v1/events/trigger', trigger, done)
+    fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
+    vi.advanceTimersByTime(24 * 60 * 60 * 1000 - 1)
+    expect((await call(fake, 'POST', '/v1/events/trigger', bad, failed)).status).toBe(503)
+    expect(
+      (await call(fake, 'POST', '/v1/events/trigger', trigger, done)).headers.get('idempotency-replay'),
+    ).toBe('true')
+    vi.advanceTimersByTime(1)
+    const rerun = await call(fake, 'POST', '/v1/events/trigger', bad, failed)
+    expect([rerun.status, rerun.headers.get('idempotency-replay')]).toEqual([201, null])
+    expect(
+      (await call(fake, 'POST', '/v1/events/trigger', trigger, done)).headers.get('idempotency-replay'),
+    ).toBeNull()
+    expect(fake.notifications).toHaveLength(3)
   })
 
   it('ignores keys on GET and DELETE', async () => {
@@ -117,6 +164,37 @@ describe('rate limiting', () => {
     expect((await call(fake, 'POST', '/v1/events/trigger', trigger)).status).toBe(201)
   })
 
+  it('reports whole tokens: RateLimit-Remaining rounds a partial token down, Reset rounds the wait up', async () => {
+    vi.useFakeTimers()
+    const fake = seededFake({ rateLimit: { perSecond: 10, burst: 2 } })
+    const send = () => call(fake, 'POST', '/v1/events/trigger', trigger)
+    const remaining = (r: { headers: Headers }) => r.headers.get('ratelimit-remaining')
+    expect(remaining(await send())).toBe('1')
+    expect(remaining(await send())).toBe('0')
+    vi.advanceTimersByTime(50) // half a token
+    const refused = await send()
+    expect([refused.status, remaining(refused), refused.headers.get('retry-after')]).toEqual([429, '0', '1'])
+    vi.advanceTimersByTime(100) // 1.5 tokens: one request, half a token left
+    const passed = await send()
+    expect([passed.status, remaining(passed), passed.headers.get('ratelimit-reset')]).toEqual([201, '0', '1'])
+    vi.advanceTimersByTime(60) // 1.1 tokens
+    expect(remaining(await send())).toBe('0')
+    vi.advanceTimersByTime(200) // 2 tokens, the burst
+    expect(remaining(await send())).toBe('1')
+  })
+
+  it('counts a request the route refuses (with its headers), not one the auth guard refuses', async () => {
+    const fake = seededFake({ rateLimit: { perSecond: 1, burst: 5 } })
+    const invalid = await call(fake, 'POST', '/v1/events/trigger', { name: 'nope', to: 'alice' })
+    expect([invalid.status, invalid.headers.get('ratelimit-remaining')]).toEqual([422, '4'])
+    const unauthorized = await call(fake, 'POST', '/v1/events/trigger', trigger, {
+      authorization: 'ApiKey no',
+    })
+    expect([unauthorized.status, unauthorized.headers.get('ratelimit-remaining')]).toEqual([401, null])
+    const next = await call(fake, 'POST', '/v1/events/trigger', trigger)
+    expect(next.headers.get('ratelimit-remaining')).toBe('3')
+  })
+
   it('charges 100 units for bulk and broadcast', async () => {
     const fake = seededFake({ rateLimit: { limit: 150, windowMs: 60_000 } })
     const bulk = await call(fake, 'POST', '/v1/events/trigger/bulk', { events: [trigger] })
@@ -151,7 +229,9 @@ describe('fault injection', () => {
   it('sends a custom body and headers, a string body as text', async () => {
     const fake = seededFake()
     fake.failNext({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } })
-    const response = await fake.handle(new Request('https://fake.test/v1/notifications/x'))
+    const response = await fake.handle(
+      new Request('https://fake.test/v1/notifications/000000000000000000000000'),
+    )
     expect(response.status).toBe(502)
     expect(response.headers.get('content-type')).toBe('text/html')
     expect(await response.text()).toBe('<html>Bad gateway</html>')
@@ -194,7 +274,7 @@ describe('fault injection', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect((await pending).status).toBe(201)
     fake.delay(0)
-    expect((await call(fake, 'GET', '/v1/notifications/x')).status).toBe(404)
+    expect((await call(fake, 'GET', '/v1/notifications/000000000000000000000000')).status).toBe(404)
   })
 })
 
@@ -203,7 +283,7 @@ describe('inspection', () => {
     const fake = seededFake()
     fake.addWorkflow({ identifier: 'later', steps: [{ type: 'email' }] })
     await call(fake, 'POST', '/v1/events/trigger', trigger, { 'X-Custom': 'yes' })
-    await call(fake, 'GET', '/v1/notifications/x')
+    await call(fake, 'GET', '/v1/notifications/000000000000000000000000')
     expect(fake.requests).toEqual([
       {
         method: 'POST',
@@ -211,7 +291,12 @@ describe('inspection', () => {
         headers: expect.objectContaining({ 'x-custom': 'yes', authorization: `ApiKey ${API_KEY}` }),
         body: trigger,
       },
-      { method: 'GET', path: '/v1/notifications/x', headers: expect.any(Object), body: undefined },
+      {
+        method: 'GET',
+        path: '/v1/notifications/000000000000000000000000',
+        headers: expect.any(Object),
+        body: undefined,
+      },
     ])
     fake.failNext({ status: 500 })
     fake.reset()

@@ -108,8 +108,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const { fake, client } = setup()
       const error = await client.events
         .triggerBulk([
-          { name: 'welcome', to: 'alice' },
-          { name: 'missing', to: 'alice' },
+          { name: 'welcome', to: 'alice', payload: {} },
+          { name: 'missing', to: 'alice', payload: {} },
         ])
         .catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(BulkTriggerError)
@@ -218,9 +218,11 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
     })
 
     it('answers a missing notification with NotFoundError, in both server styles', async () => {
-      await expect(setup().client.notifications.get('nope')).rejects.toBeInstanceOf(NotFoundError)
+      await expect(setup().client.notifications.get('000000000000000000000000')).rejects.toBeInstanceOf(
+        NotFoundError,
+      )
       await expect(
-        setup({ missingNotification: 'null' }).client.notifications.get('nope'),
+        setup({ missingNotification: 'null' }).client.notifications.get('000000000000000000000000'),
       ).rejects.toBeInstanceOf(NotFoundError)
     })
   })
@@ -278,7 +280,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const client = pacedClient.withOptions({ rateLimit: 'off' })
       const { response } = await client.events.trigger({ name: 'welcome', to: 'alice' }).withResponse()
       expect(response.headers['ratelimit-remaining']).toBe('100')
-      await client.events.triggerBulk([{ name: 'welcome', to: 'bob' }])
+      await client.events.triggerBulk([{ name: 'welcome', to: 'bob', payload: {} }])
       const error = await client.events
         .trigger({ name: 'welcome', to: 'alice' }, { maxRetries: 0 })
         .catch((e: unknown) => e)

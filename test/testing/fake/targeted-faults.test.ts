@@ -25,14 +25,15 @@ function clientOver(transport: TransportName, fake: FakeService, maxRetries = 2)
 }
 
 /** 500 events for u0 … u499: five chunks of 100. */
-const events = Array.from({ length: 500 }, (_, i) => ({ name: 'welcome' as const, to: `u${i}` }))
+// A bulk event carries a payload: the server fails one without (a single trigger defaults it to {}).
+const events = Array.from({ length: 500 }, (_, i) => ({ name: 'welcome' as const, to: `u${i}`, payload: {} }))
 
 describe('failNext with a target, on the fake directly', () => {
   it('a fault for one path leaves other routes alone and waits for its own', async () => {
     const fake = seededFake()
     fake.failNext({ method: 'post', path: '/v1/events/trigger', status: 503 })
     expect((await call(fake, 'DELETE', '/v1/events/trigger/t1')).status).toBe(200)
-    expect((await call(fake, 'GET', '/v1/notifications/n1')).status).toBe(404)
+    expect((await call(fake, 'GET', '/v1/notifications/000000000000000000000001')).status).toBe(404)
     expect((await call(fake, 'POST', '/v1/events/trigger', { name: 'welcome', to: 'alice' })).status).toBe(
       503,
     )
@@ -175,10 +176,10 @@ describe('a when() that throws', () => {
       status: 503,
     })
     const error = await fake
-      .handle(new Request('https://fake.test/v1/notifications/x'))
+      .handle(new Request('https://fake.test/v1/notifications/000000000000000000000000'))
       .catch((e: unknown) => e)
     expect(error).toMatchObject({
-      message: 'failNext: the when() function threw on GET /v1/notifications/x',
+      message: 'failNext: the when() function threw on GET /v1/notifications/000000000000000000000000',
       cause: bug,
     })
   })

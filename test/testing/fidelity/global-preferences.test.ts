@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rawFetch, fakeWithClient as setup } from './setup.js'
+import { changedBy, rawFetch, fakeWithClient as setup } from './setup.js'
 
 // The server's apps/api/src/app/subscribers/e2e/update-global-preference.e2e.ts tests the v1 route
 // PATCH /v1/subscribers/:subscriberId/preferences; each behaviour that the v2 route (without
@@ -8,11 +8,20 @@ import { rawFetch, fakeWithClient as setup } from './setup.js'
 const E2E = 'subscribers/e2e/update-global-preference.e2e.ts'
 
 describe(`global preferences, as ${E2E}`, () => {
-  it(`${E2E}: "should validate the payload"`, async () => {
+  it(`${E2E}: "should validate the payload", in its v2 form: \`channels\` is not checked as a whole, each switch is, by the update's command ${changedBy('preferencesV2')}`, async () => {
     const { fake } = setup()
-    const answer = await rawFetch(fake, 'PATCH', '/v2/subscribers/alice/preferences', { channels: false })
-    expect(answer.status).toBe(422)
-    expect(answer.body).toMatchObject({ errors: { channels: { value: false } } })
+    const before = fake.preferences('alice')
+    const whole = await rawFetch(fake, 'PATCH', '/v2/subscribers/alice/preferences', { channels: false })
+    expect(whole.status).toBe(200)
+    expect(fake.preferences('alice')).toEqual(before)
+    const one = await rawFetch(fake, 'PATCH', '/v2/subscribers/alice/preferences', {
+      channels: { sms: 'off' },
+    })
+    expect(one.status).toBe(422)
+    expect(one.body).toMatchObject({
+      message: 'Validation failed for UpdatePreferencesCommand: sms: sms must be a boolean value',
+      errors: { sms: { messages: ['sms must be a boolean value'], value: 'off' } },
+    })
   })
 
   it(`${E2E}: "should update user global preferences" (the other channels stay on)`, async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { seededFake } from '../../helpers/fake.js'
-import { rawFetch } from './setup.js'
+import { changedBy, rawFetch } from './setup.js'
 
 // Idempotency keys, checked against the server's apps/api/src/app/shared/framework/idempotency.e2e.ts
 // ("when enabled") and the interceptor it tests (idempotency.interceptor.ts). Raw requests: the
@@ -83,15 +83,24 @@ describe(`idempotency, as ${E2E}`, () => {
     expect(read.headers.get('idempotency-replay')).toBeNull()
   })
 
-  it(`${E2E}: "should return cached error response for duplicate requests"`, async () => {
+  it(`${E2E}: "should return cached error response for duplicate requests": the error is kept, and its replay is a bare 503 for the key's lifetime ${changedBy('idempotencyErrorReplay')}`, async () => {
     const fake = seededFake()
     const first = await rawFetch(fake, 'POST', TRIGGER, { name: 'nope', to: 'alice' }, keyed('k7'))
     fake.addWorkflow({ identifier: 'nope', steps: [{ type: 'email' }] })
     const again = await rawFetch(fake, 'POST', TRIGGER, { name: 'nope', to: 'alice' }, keyed('k7'))
-    expect([first.status, again.status]).toEqual([422, 422])
-    expect((again.body as { message: unknown }).message).toEqual((first.body as { message: unknown }).message)
+    expect([first.status, again.status]).toEqual([422, 503])
+    expect(again.body).toEqual({
+      statusCode: 503,
+      timestamp: expect.any(String),
+      path: TRIGGER,
+      message: 'Service Unavailable',
+      ctx: { statusCode: 503 },
+    })
     expect(first.headers.get('idempotency-key')).toBe('k7')
+    expect(first.headers.get('idempotency-replay')).toBeNull()
     expect(again.headers.get('idempotency-key')).toBe('k7')
+    expect(again.headers.get('idempotency-replay')).toBe('true')
+    expect(fake.notifications).toHaveLength(0)
   })
 
   it(`${E2E}: "should return 400 when key bigger than allowed limit"`, async () => {
@@ -156,5 +165,84 @@ describe(`idempotency, as ${INTERCEPTOR}`, () => {
     const other = await rawFetch(fake, 'POST', '/v1/subscribers/bob/messages/mark-all', body, keyed('shared'))
     expect(other.headers.get('idempotency-replay')).toBe('true')
     expect(other.body).toEqual(first.body)
+  })
+})
+
+describe(`idempotency of errors, as ${INTERCEPTOR} (2026)`, () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it(`${INTERCEPTOR} (catchError): every error of the handler is kept, a DTO's 422 and a handler's 500 alike, and the key answers 503 from then on ${changedBy('idempotencyErrorReplay')}`, async () => {
+    const fake = seededFake()
+    const invalid = await rawFetch(fake, 'POST', TRIGGER, { to: 'alice' }, keyed('dto'))
+    expect(invalid.status).toBe(422)
+    const replay = await rawFetch(fake, 'POST', TRIGGER, { to: 'alice' }, keyed('dto'))
+    expect([replay.status, replay.headers.get('idempotency-replay')]).toEqual([503, 'true'])
+
+    fake.failNext({ status: 500, fromHandler: true })
+    const failed = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('h500'))
+    expect([failed.status, failed.headers.get('idempotency-key')]).toEqual([500, 'h500'])
+    for (let i = 0; i < 3; i++) {
+      const again = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('h500'))
+      expect([again.status, again.headers.get('idempotency-replay')]).toEqual([503, 'true'])
+    }
+    expect(fake.notifications).toHaveLength(0)
+    // The same body under another key runs.
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('h500-new'))).status).toBe(201)
+  })
+
+  it(`${INTERCEPTOR} (handlerDuplicateRequest): the body is compared before the kept error is replayed, so another body is the 422 for reuse`, async () => {
+    const fake = seededFake()
+    await rawFetch(fake, 'POST', TRIGGER, { name: 'nope', to: 'alice' }, keyed('e1'))
+    const other = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('e1'))
+    expect(other.status).toBe(422)
+    expect(other.body).toMatchObject({
+      message: 'Request with key "e1" is being reused for a different body',
+    })
+    expect(other.headers.get('idempotency-replay')).toBeNull()
+  })
+
+  it(`${INTERCEPTOR} (of(parsed.data)): the replay of a success is the first body as it was, its transactionId and activityFeedLink included`, async () => {
+    const fake = seededFake()
+    const first = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('ok'))
+    const again = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('ok'))
+    expect(again.status).toBe(201)
+    expect(again.body).toEqual(first.body)
+    expect((again.body as { data: { activityFeedLink: string } }).data.activityFeedLink).toContain('req_')
+  })
+
+  it("an error in front of the handler is not kept: a gateway's 503, the parser's 400, the key-length 400, a 401", async () => {
+    const fake = seededFake()
+    fake.failNext({ status: 503 })
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('g'))).status).toBe(503)
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('g'))).status).toBe(201)
+    const broken = await fake.fetch(`https://fake.test${TRIGGER}`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey test-key', 'idempotency-key': 'p' },
+      body: '{"name":',
+    })
+    expect(broken.status).toBe(400)
+    expect(broken.headers.get('idempotency-key')).toBeNull()
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('p'))).status).toBe(201)
+    const unauthorized = await rawFetch(fake, 'POST', TRIGGER, EVENT, {
+      ...keyed('a'),
+      authorization: 'ApiKey wrong',
+    })
+    expect(unauthorized.status).toBe(401)
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('a'))).status).toBe(201)
+  })
+
+  it('apps/api/src/app.module.ts: the rate limiter runs before the idempotency interceptor, so a 429 is not kept and carries no key', async () => {
+    vi.useFakeTimers()
+    const fake = seededFake({ rateLimit: { perSecond: 1, burst: 1 } })
+    expect((await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('r1'))).status).toBe(201)
+    const limited = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('r2'))
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('idempotency-key')).toBeNull()
+    vi.advanceTimersByTime(1000)
+    const retried = await rawFetch(fake, 'POST', TRIGGER, EVENT, keyed('r2'))
+    expect(retried.status).toBe(201)
+    expect(retried.headers.get('idempotency-replay')).toBeNull()
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { NotFoundError, type NotificationClient } from '../../../src/index.js'
 import type { FakeService } from '../../../src/testing/index.js'
-import { rawFetch, fakeWithClient as setup } from './setup.js'
+import { changedBy, rawFetch, fakeWithClient as setup } from './setup.js'
 
 // POST /v1/subscribers/:subscriberId/messages/mark-all, checked against the server's
 // apps/api/src/app/subscribers/e2e/mark-all-subscriber-messages.e2e.ts and the code it runs
@@ -136,14 +136,20 @@ describe('mark-all, as the code the e2e tests run', () => {
     expect(unfiltered.body).toEqual({ data: 3 })
   })
 
-  it("apps/api/src/app/widgets/usecases/mark-all-messages-as/mark-all-messages-as.command.ts: a missing markAs is 400 with the validator's message", async () => {
+  it(`apps/api/src/app/widgets/usecases/mark-all-messages-as/mark-all-messages-as.command.ts: a missing markAs is the command's 422, before the subscriber is looked up ${changedBy('commandValidation422')} ${changedBy('commandValidationMessage')}`, async () => {
     const { fake } = setup()
-    const answer = await rawFetch(fake, 'POST', '/v1/subscribers/alice/messages/mark-all', {})
-    expect(answer.status).toBe(400)
-    expect(answer.body).toMatchObject({
-      statusCode: 400,
-      error: 'Bad Request',
-      message: ['markAs should not be null or undefined'],
-    })
+    for (const subscriber of ['alice', 'nobody']) {
+      const answer = await rawFetch(fake, 'POST', `/v1/subscribers/${subscriber}/messages/mark-all`, {})
+      expect(answer.status).toBe(422)
+      expect(answer.body).toEqual({
+        statusCode: 422,
+        timestamp: expect.any(String),
+        path: `/v1/subscribers/${subscriber}/messages/mark-all`,
+        message:
+          'Validation failed for MarkAllMessagesAsCommand: markAs: markAs should not be null or undefined',
+        ctx: {},
+        errors: { markAs: { messages: ['markAs should not be null or undefined'] } },
+      })
+    }
   })
 })

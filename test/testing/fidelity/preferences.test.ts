@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NotFoundError } from '../../../src/index.js'
-import { rawFetch, fakeWithClient as setup } from './setup.js'
+import { changedBy, rawFetch, fakeWithClient as setup } from './setup.js'
 
 // The server's apps/api/src/app/subscribers/e2e/update-preference.e2e.ts tests the v1 route
 // PATCH /v1/subscribers/:subscriberId/preferences/:templateId; each behaviour that the v2 route
@@ -14,14 +14,21 @@ const welcomeChannels = (prefs: {
 }) => prefs.workflows?.find((w) => w.workflow?.identifier === 'welcome')?.channels
 
 describe(`one workflow's preferences, as ${E2E}`, () => {
-  it(`${E2E}: "should send a Bad Request error if channel property in payload is not right" and "should fail on invalid "enabled" param (string)"`, async () => {
+  it(`${E2E}: "should send a Bad Request error if channel property in payload is not right" and "should fail on invalid "enabled" param (string)", as the update's command checks them ${changedBy('preferencesV2')}`, async () => {
     const { fake } = setup()
-    // The SDK refuses these before sending; sent raw, the server's validation refuses them.
+    // The SDK refuses these before sending; sent raw, the server's update command refuses them.
     for (const email of ['', 2]) {
       const answer = await rawFetch(fake, 'PATCH', PATH, { workflowId: 'welcome', channels: { email } })
       expect(answer.status).toBe(422)
-      expect(answer.body).toMatchObject({ errors: { 'channels.email': { value: email } } })
+      expect(answer.body).toMatchObject({
+        message: 'Validation failed for UpdatePreferencesCommand: email: email must be a boolean value',
+        errors: { email: { messages: ['email must be a boolean value'], value: email } },
+      })
     }
+    // A channel the server does not know is ignored, not refused.
+    expect(
+      (await rawFetch(fake, 'PATCH', PATH, { workflowId: 'welcome', channels: { fax: 'x' } })).status,
+    ).toBe(200)
     const stored = fake.preferences('alice')
     expect(stored && welcomeChannels(stored)).toEqual({ in_app: true, email: true })
   })

@@ -65,8 +65,8 @@ describe(`fidelity: a repeated transactionId [${TRIGGER_EVENT}: validateTransact
   it(`ignores the second of two bulk events with one transactionId [${TRIGGER_EVENT}: the events run one after the other]`, async () => {
     const { fake, client } = setup()
     const results = await client.events.triggerBulk([
-      { name: 'welcome', to: 'sub-1', transactionId: 'tx-1' },
-      { name: 'welcome', to: 'sub-2', transactionId: 'tx-1' },
+      { name: 'welcome', to: 'sub-1', transactionId: 'tx-1', payload: {} },
+      { name: 'welcome', to: 'sub-2', transactionId: 'tx-1', payload: {} },
     ])
     expect(results.map((r) => r.status)).toEqual(['processed', 'processed'])
     expect(reached(fake.notifications)).toEqual(['sub-1'])

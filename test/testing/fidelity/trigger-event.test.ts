@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BadRequestError, UnprocessableEntityError } from '../../../src/index.js'
-import { fidelityFake, IN_APP_AND_EMAIL, notSent } from './setup.js'
+import { changedBy, fidelityFake, IN_APP_AND_EMAIL, notSent } from './setup.js'
 
 const SOURCE = 'apps/api/src/app/events/e2e/trigger-event.e2e.ts'
 
@@ -173,7 +173,7 @@ describe(`fidelity: ${SOURCE}`, () => {
     ])
   })
 
-  it(`refuses a payload missing required keys or of the wrong types with 400, and takes one that has them [${SOURCE}: "should fail to trigger with missing variables"]`, async () => {
+  it(`refuses a payload missing required keys (named root.<key>, the payload as value) or of the wrong types with 400, and takes one that has them [apps/api/src/app/events/usecases/parse-event-request/parse-event-request.e2e.ts: "should validate payload against schema when validatePayload is enabled"] ${changedBy('payloadSchema')}`, async () => {
     const { fake, client } = fidelityFake({
       workflows: [
         {
@@ -194,8 +194,15 @@ describe(`fidelity: ${SOURCE}`, () => {
       status: 400,
       body: {
         type: 'PAYLOAD_VALIDATION_ERROR',
-        message: expect.stringMatching(/^Payload validation failed: /),
-        errors: [{ field: 'lastName' }, { field: 'list' }, { field: 'flag' }],
+        message:
+          "Payload validation failed: root.lastName: must have required property 'lastName'; root.list: must have required property 'list'; root.flag: must have required property 'flag'",
+        errors: ['lastName', 'list', 'flag'].map((key) => ({
+          field: `root.${key}`,
+          message: `must have required property '${key}'`,
+          value: {},
+          schemaPath: '#/required',
+        })),
+        ctx: { type: 'PAYLOAD_VALIDATION_ERROR', errors: expect.any(Array), schema: expect.any(Object) },
       },
     })
     const wrongTypes = await client.events
@@ -205,9 +212,9 @@ describe(`fidelity: ${SOURCE}`, () => {
       status: 400,
       body: {
         errors: [
-          { field: 'lastName', value: true },
-          { field: 'list', value: 'John Doe' },
-          { field: 'flag', value: 0 },
+          { field: 'lastName', value: true, schemaPath: '#/properties/lastName/type' },
+          { field: 'list', value: 'John Doe', schemaPath: '#/properties/list/type' },
+          { field: 'flag', value: 0, schemaPath: '#/properties/flag/type' },
         ],
       },
     })

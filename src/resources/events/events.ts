@@ -1,5 +1,7 @@
 import { ApiPromise } from '../../core/api-promise.js'
+import { namingSentEvent } from '../../core/errors.js'
 import type { BulkTriggerOptions, RequestOptions, TriggerStreamOptions } from '../../core/options.js'
+import type { Operation } from '../../internal/pipeline/operation.js'
 import type { RequestCore } from '../../internal/pipeline/request-core.js'
 import type { TriggerResult } from '../../schemas/events.js'
 import { triggerInChunks } from './bulk.js'
@@ -47,7 +49,7 @@ export class Events<W extends object = WorkflowPayloads> {
     params: CheckedTrigger<W, Name>,
     options?: RequestOptions,
   ): ApiPromise<TriggerResult> {
-    return this.#core.request(this.#operations.trigger, { body: params }, options)
+    return this.#named(this.#operations.trigger, params, options)
   }
 
   /**
@@ -140,6 +142,19 @@ export class Events<W extends object = WorkflowPayloads> {
     params: CheckedBroadcast<W, Name>,
     options?: RequestOptions,
   ): ApiPromise<TriggerResult> {
-    return this.#core.request(this.#operations.broadcast, { body: params }, options)
+    return this.#named(this.#operations.broadcast, params, options)
+  }
+
+  /** A trigger or broadcast whose `TriggerNotSentError` names the event by its `transactionId` and `to`. */
+  #named<Body>(
+    operation: Operation<Body, TriggerResult>,
+    event: unknown,
+    options: RequestOptions | undefined,
+  ): ApiPromise<TriggerResult> {
+    return new ApiPromise(
+      this.#core.execute(operation, { body: event }, options).catch((error: unknown) => {
+        throw namingSentEvent(error, event)
+      }),
+    )
   }
 }

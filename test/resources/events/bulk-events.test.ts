@@ -262,6 +262,19 @@ describe('every failure names its event', () => {
     expect(error.message).not.toContain('ada@example.com')
   })
 
+  it("an error slot without transactionId (as servers before 2026 answered): the event's own", async () => {
+    const { client } = server((list) =>
+      HttpResponse.json(
+        { data: list.map(() => ({ acknowledged: true, status: 'error', error: ['workflow_not_found'] })) },
+        { status: 201 },
+      ),
+    )
+    const error = (await rejectionOf(
+      client.events.triggerBulk([{ name: 'digest', to: 'user-0', transactionId: 'row-0' }]),
+    )) as BulkTriggerError
+    expect(error.failures[0]?.error).toMatchObject({ eventIndex: 0, transactionId: 'row-0', to: 'user-0' })
+  })
+
   it('a single trigger the server sent nothing for: its transactionId and recipients', async () => {
     const { client } = server()
     const error = await rejectionOf(

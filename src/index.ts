@@ -18,6 +18,7 @@ export {
   ConflictError,
   ConnectionError,
   type ErrorCode,
+  type FailedEvent,
   InternalServerError,
   NotFoundError,
   NotifyKitError,

@@ -39,14 +39,13 @@ export const UpdateSubscriberPreferencesRequestSchema = deferred(() =>
       }),
     ),
 )
-type PreferencesUpdate = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
 /**
  * The body of a preferences update: global (no `workflowId`, and a `schedule` if you like), or for
  * one workflow (`workflowId`, and no `schedule`, which is global only).
  */
 export type UpdateSubscriberPreferencesRequest =
-  | (PreferencesUpdate & { workflowId?: undefined })
-  | (Omit<PreferencesUpdate, 'schedule'> & {
+  | (z.infer<typeof UpdateSubscriberPreferencesRequestSchema> & { workflowId?: undefined })
+  | (Omit<z.infer<typeof UpdateSubscriberPreferencesRequestSchema>, 'schedule'> & {
       workflowId: string
       /** A schedule is global only: send it in an update without `workflowId`. */
       schedule?: undefined

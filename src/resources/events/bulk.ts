@@ -2,6 +2,7 @@ import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
+  failedEvent,
   type NotifyKitError,
   RequestValidationError,
   withCallContext,
@@ -53,9 +54,15 @@ export async function triggerInChunks(
   let attempts = 0
 
   for await (const outcome of streamChunks(core, operations, events, sendOptions, baseKey)) {
-    const { offset, count, chunk, response } = outcome
+    const { chunkIndex, offset, count, chunk, response, error } = outcome
     if (response) last = response
-    if (chunk) {
+    if (!chunk && error) {
+      // A chunk that failed in a way the stream did not foresee: every event of it unconfirmed.
+      const at = Array.from({ length: count }, (_, j) => offset + j)
+      const named = at.map((index) => failedEvent(events[index], index))
+      failures.push({ chunkIndex, eventIndexes: at, events: named, error })
+      progress.failed += count
+    } else if (chunk) {
       attempts += chunk.attempts
       results.splice(offset, count, ...chunk.results)
       failures.push(...chunk.failures)

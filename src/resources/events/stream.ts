@@ -3,7 +3,7 @@ import {
   type BulkChunkFailure,
   BulkTriggerError,
   failedEvent,
-  type NotifyKitError,
+  NotifyKitError,
   namingSentEvent,
   RequestValidationError,
   ResponseValidationError,
@@ -118,7 +118,20 @@ export function streamChunks(
     if (signal?.aborted) throw callerAbortError(signal)
     if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadlineMs, { notSent: true })
   }
-  const send = async (offset: number, events: unknown[]): Promise<SentChunk> => {
+  // Never rejects (sendInOrder's rule). What can throw here is reading the caller's events (a getter,
+  // a proxy) while they are checked: that chunk fails whole, with the reason.
+  const send = (offset: number, events: unknown[]): Promise<SentChunk> =>
+    sendEvents(offset, events).catch((error: unknown) => {
+      const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
+      const idempotencyKey = `${baseKey}:${chunkIndex}`
+      const reason = error instanceof Error ? error.message : String(error)
+      const failure =
+        error instanceof NotifyKitError
+          ? error
+          : invalid([{ path: [offset], message: `events from here could not be read: ${reason}` }])
+      return { chunkIndex, offset, count: events.length, idempotencyKey, error: failure }
+    })
+  const sendEvents = async (offset: number, events: unknown[]): Promise<SentChunk> => {
     const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
     const idempotencyKey = `${baseKey}:${chunkIndex}`
     const position = { chunkIndex, offset, count: events.length, idempotencyKey }

@@ -209,6 +209,27 @@ describe('an invalid event in a stream fails alone', () => {
     expect(error.results.map((result) => result?.status)).toEqual(['processed', undefined, 'processed'])
   })
 
+  it('fails the chunk of an event that cannot even be read, and the call accounts for every event', async () => {
+    const { client, seen } = server()
+    const unreadable = {
+      get name(): string {
+        throw new Error('row 101 is gone')
+      },
+      to: 'user-101',
+    }
+    const list = events(250, (i) => (i === 101 ? unreadable : undefined))
+    const error = (await rejectionOf(client.events.triggerBulk(list))) as BulkTriggerError
+
+    expect(error).toBeInstanceOf(BulkTriggerError)
+    expect(error.failures.map((failure) => [failure.chunkIndex, failure.eventIndexes.length])).toEqual([
+      [1, 100],
+    ])
+    expect(error.failures[0]?.error).toBeInstanceOf(RequestValidationError)
+    expect(error.failures[0]?.error.message).toContain('row 101 is gone')
+    expect(error.results.filter((result) => result !== undefined)).toHaveLength(150)
+    expect(seen).toHaveLength(2)
+  })
+
   it('names the events of a failed request by position in the source, not in the request', async () => {
     const { client } = server((_events, key) =>
       key.endsWith(':2') ? HttpResponse.json({ message: 'down' }, { status: 500 }) : undefined,

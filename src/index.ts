@@ -19,6 +19,7 @@ export {
   ConflictError,
   ConnectionError,
   type ErrorCode,
+  type FailedEvent,
   IdempotencyReplayError,
   InternalServerError,
   NotFoundError,

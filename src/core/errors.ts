@@ -1,7 +1,7 @@
 import { parseRetryAfterMs, type ResponseHeaders, requestIdOf } from '../internal/http/response-headers.js'
 import { errorIdOfBody, issuesOfBody } from '../internal/text/error-body.js'
 import { describeStatus, formatIssues } from '../internal/text/messages.js'
-import type { TriggerResult, TriggerStatus } from '../schemas/events.js'
+import type { Recipients, TriggerResult, TriggerStatus } from '../schemas/events.js'
 
 export type { ResponseHeaders }
 
@@ -481,7 +481,8 @@ function errorClassForStatus(status: number): ApiErrorClass {
  * `TRIGGER_NOT_SENT_STATUSES`). Sending it again
  * unchanged gets the same answer: fix the cause, then send it with a new idempotency key. A status
  * this version of notifykit does not know is never read as this: the call resolves, and a warning
- * is logged once.
+ * is logged once. The error names the event: `transactionId`, `to`, and in a bulk call or a stream
+ * its position, `eventIndex`.
  */
 export class TriggerNotSentError extends NotifyKitError {
   override name = 'TriggerNotSentError'
@@ -492,42 +493,141 @@ export class TriggerNotSentError extends NotifyKitError {
   declare readonly result: TriggerResult
   /** `result.status`. */
   declare readonly status: TriggerStatus
+  /**
+   * The event's position in the list passed to `triggerBulk` or in the source of `triggerStream`,
+   * counted from 0 over the whole list or source; absent for `trigger` and `broadcast`.
+   */
+  declare readonly eventIndex?: number
+  /** The event's `transactionId`: the one it was sent with, else the one the server answered with. */
+  declare readonly transactionId?: string
+  /** The recipients the event was sent to, its `to` as given; absent for a broadcast. */
+  declare readonly to?: Recipients
 
   constructor(result: TriggerResult, event = 'the trigger') {
-    // Read as received: a drifted answer may hold a string, or nothing, where a list is documented.
-    const error: unknown = result.error
-    const reasons = Array.isArray(error) ? error.join('; ') : typeof error === 'string' ? error : ''
-    super(`Not sent: the server answered ${event} with status "${result.status}"${reasons && `: ${reasons}`}`)
+    super(notSentMessage(result, event))
     this.result = result
     this.status = result.status
+    const transactionId: unknown = (result as Partial<TriggerResult> | null)?.transactionId
+    if (typeof transactionId === 'string') this.transactionId = transactionId
   }
 }
 
+function notSentMessage(result: TriggerResult, event: string): string {
+  // Read as received: a drifted answer may hold a string, or nothing, where a list is documented.
+  const error: unknown = result.error
+  const reasons = Array.isArray(error) ? error.join('; ') : typeof error === 'string' ? error : ''
+  return `Not sent: the server answered ${event} with status "${result.status}"${reasons && `: ${reasons}`}`
+}
+
 /**
- * Events of a bulk that went out with nothing sent for them: a failed request (`error` is why it
- * failed; the server may or may not have applied it), or one event the server answered as not sent
- * (`error` is a `TriggerNotSentError`).
+ * Names the event a `TriggerNotSentError` is about, from what the caller sent, and says so in its
+ * message. A function of this module, so that it is no part of the errors users see.
+ * @internal
+ */
+export function namingSentEvent(error: unknown, event: unknown, index?: number): unknown {
+  if (!(error instanceof TriggerNotSentError)) return error
+  const named = error as { -readonly [Key in keyof TriggerNotSentError]: TriggerNotSentError[Key] }
+  const { transactionId, to } = eventFields(event)
+  if (index !== undefined) named.eventIndex = index
+  if (typeof transactionId === 'string') named.transactionId = transactionId
+  if (to !== undefined) named.to = to as Recipients
+  const label = [
+    index === undefined ? (to === undefined ? 'the broadcast' : 'the trigger') : `event ${index}`,
+    describeEvent(named.transactionId, to),
+  ].join('')
+  named.message = notSentMessage(named.result, label)
+  return error
+}
+
+/** ` (transactionId "tx-1", to "user-1", "user-2" and 3 more)`: what the caller knows the event by. */
+function describeEvent(transactionId: string | undefined, to: unknown): string {
+  const parts: string[] = []
+  if (transactionId !== undefined) parts.push(`transactionId ${JSON.stringify(transactionId)}`)
+  const recipients = describeRecipients(to)
+  if (recipients) parts.push(`to ${recipients}`)
+  return parts.length ? ` (${parts.join(', ')})` : ''
+}
+
+const RECIPIENTS_NAMED = 3
+
+/**
+ * Recipients by their ids only: a subscriber object's email or phone never goes into a message,
+ * which ends up in logs.
+ */
+function describeRecipients(to: unknown): string {
+  const one = (recipient: unknown): string | undefined => {
+    if (typeof recipient === 'string') return JSON.stringify(recipient)
+    const { subscriberId, topicKey } = eventFields(recipient)
+    if (typeof subscriberId === 'string') return JSON.stringify(subscriberId)
+    if (typeof topicKey === 'string') return `topic ${JSON.stringify(topicKey)}`
+    return undefined
+  }
+  if (!Array.isArray(to)) return one(to) ?? ''
+  const named = to.slice(0, RECIPIENTS_NAMED).map((recipient) => one(recipient) ?? '?')
+  const more = to.length - named.length
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ')
+}
+
+/** An object's fields, read without trusting it to be one. */
+function eventFields(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+}
+
+/**
+ * An event a failure is about, as you can find it again in what you sent: its position, and its
+ * `transactionId` and recipients as you gave them. Its payload is left out: a failure is logged.
+ */
+export interface FailedEvent {
+  /**
+   * Its position in the list passed to `triggerBulk`, or in the source of `triggerStream`: counted
+   * from 0 over the whole list or source, whichever request it was in.
+   */
+  index: number
+  /** Its `transactionId`, when it had one. */
+  transactionId?: string
+  /** Its `to`, as given (anything, for an event refused before sending because of it). */
+  to: unknown
+}
+
+/**
+ * The event at `index` as a failure names it.
+ * @internal
+ */
+export function failedEvent(event: unknown, index: number): FailedEvent {
+  const { transactionId, to } = eventFields(event)
+  return typeof transactionId === 'string' ? { index, transactionId, to } : { index, to }
+}
+
+/**
+ * Events of a bulk call or a stream that were not sent, or not confirmed: one event refused before
+ * sending (`error` is a `RequestValidationError`), one event the server answered as not sent
+ * (`error` is a `TriggerNotSentError`), or the events of a request that failed (`error` is why it
+ * failed; the server may or may not have applied it).
  */
 export interface BulkChunkFailure {
-  /** Position of the request among the bulk call's requests (events 0–99 are chunk 0). */
+  /** Position of the request among the call's requests (events 0–99 are chunk 0). */
   chunkIndex: number
   /**
-   * Positions, in the caller's list, of the events this failure is about: all those of a failed
-   * request, or the one event the server did not send.
+   * Positions, in the caller's list or source, of the events this failure is about: the one event
+   * refused or not sent, or every event of a failed request (those refused apart).
    */
   eventIndexes: number[]
+  /** The same events, each with its `transactionId` and `to` as given, in the same order. */
+  events: FailedEvent[]
   /**
-   * Why. A `TriggerNotSentError` means the server answered and sent nothing for that event: the
-   * same call again replays that answer, so fix the cause and send the event under a new key. Any
-   * other error means the request failed: the same call with the same key sends it again safely.
+   * Why. A `RequestValidationError` means the event was refused before sending, and nothing of it
+   * went out: its `issues` paths start with the event's position; fix it and send it again. A
+   * `TriggerNotSentError` means the server answered and sent nothing for that event: the same call
+   * again replays that answer, so fix the cause and send the event under a new key. Any other error
+   * means the request failed: the same call with the same key sends it again safely.
    */
   error: NotifyKitError
 }
 
 /**
- * Some events of a `triggerBulk` call were not sent. `results` holds, at each event's position, the
- * server's result for every event it sent (`undefined` for the others); `failures` names every
- * other event and why.
+ * Some events of a `triggerBulk` call (or of one request of a `triggerStream`) were not sent.
+ * `results` holds, at each event's position, the server's result for every event it sent
+ * (`undefined` for the others); `failures` names every other event and why.
  */
 export class BulkTriggerError extends NotifyKitError {
   override name = 'BulkTriggerError'
@@ -546,17 +646,27 @@ export class BulkTriggerError extends NotifyKitError {
 }
 
 function bulkFailureMessage(total: number, failures: BulkChunkFailure[]): string {
-  const refused = failures.filter((failure) => failure.error instanceof TriggerNotSentError)
-  const requests = failures.filter((failure) => !(failure.error instanceof TriggerNotSentError))
+  const refused = failures.filter((failure) => failure.error instanceof RequestValidationError)
+  const notSent = failures.filter((failure) => failure.error instanceof TriggerNotSentError)
+  const requests = failures.filter(
+    (failure) =>
+      !(failure.error instanceof TriggerNotSentError || failure.error instanceof RequestValidationError),
+  )
+  const events = (some: BulkChunkFailure[]) =>
+    some.reduce((sum, failure) => sum + failure.eventIndexes.length, 0)
   const parts: string[] = []
   if (refused.length > 0) {
-    parts.push(`${refused.length} of ${total} events were not sent (first: ${refused[0]?.error.message})`)
+    parts.push(
+      `${events(refused)} of ${total} events were refused before sending (first: ${refused[0]?.error.message})`,
+    )
+  }
+  if (notSent.length > 0) {
+    parts.push(`${events(notSent)} of ${total} events were not sent (first: ${notSent[0]?.error.message})`)
   }
   if (requests.length > 0) {
-    const count = requests.reduce((sum, failure) => sum + failure.eventIndexes.length, 0)
     const plural = requests.length === 1 ? '' : 's'
     parts.push(
-      `${count} of ${total} events were not confirmed (${requests.length} failed request${plural}; first: ${requests[0]?.error.message})`,
+      `${events(requests)} of ${total} events were not confirmed (${requests.length} failed request${plural}; first: ${requests[0]?.error.message})`,
     )
   }
   return parts.join('; ')

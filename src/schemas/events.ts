@@ -100,25 +100,53 @@ export const RecipientSchema = deferred(() =>
 )
 export type Recipient = z.infer<typeof RecipientSchema>
 
-/** `to` of a trigger: one recipient or up to 100, the server's limit. */
+/**
+ * `to` of a trigger: one recipient or a list of them. The server takes any number (it fans a long
+ * list out in parts); an empty list is refused here although the server acknowledges it, since it
+ * would answer `processed` for a trigger that reaches no one.
+ */
 export const RecipientsSchema = deferred(() =>
-  z.union(
-    [
-      RecipientSchema,
-      z.array(RecipientSchema).check(
-        z.minLength(1),
-        z.maxLength(100, {
-          error: (issue) => `at most 100 recipients, got ${(issue.input as unknown[]).length}`,
-        }),
-      ),
-    ],
-    { error: `must be ${RECIPIENT_SHAPES}, or a list of them` },
-  ),
+  z.union([RecipientSchema, z.array(RecipientSchema).check(z.minLength(1))], {
+    error: `must be ${RECIPIENT_SHAPES}, or a list of them`,
+  }),
 )
 export type Recipients = z.infer<typeof RecipientsSchema>
 
-/** `actor`: a subscriberId or a subscriber object. */
-export const ActorSchema = deferred(() => z.union([IdentifierSchema, SubscriberSchema]))
+/**
+ * An email address as the server's check of an actor takes it, in its broad lines: one `@`, no
+ * spaces, a dot in the domain. The server's own check is finer; what passes here and not there is
+ * the server's 422.
+ */
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
+
+/** A time zone the runtime's `Intl` knows (`Europe/Paris`), the test the server applies. */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `actor` as a subscriber object: the server checks it as it checks a subscriber it creates, so
+ * `email` must be an address and `timezone` an IANA time zone (a recipient in `to` is not checked
+ * so by the server, and is not here).
+ */
+const ActorSubscriberSchema = deferred(() =>
+  z.extend(SubscriberSchema, {
+    email: z.nullish(z.string().check(z.regex(EMAIL, { message: 'must be an email address' }))),
+    timezone: z.nullish(
+      z
+        .string()
+        .check(z.refine(isTimeZone, { message: 'must be an IANA time zone, such as "Europe/Paris"' })),
+    ),
+  }),
+)
+
+/** `actor`: a subscriberId or a subscriber object (whose `email` and `timezone` are checked). */
+export const ActorSchema = deferred(() => z.union([IdentifierSchema, ActorSubscriberSchema]))
 export type Actor = z.infer<typeof ActorSchema>
 
 /** `tenant`: an identifier or `{ identifier?, name?, data? }`. */
@@ -193,13 +221,22 @@ const ProviderOverridesSchema = deferred(() =>
 /** @deprecated Renamed `TriggerOverridesSchema`, which also types the structured keys. */
 export const OverridesSchema = TriggerOverridesSchema
 
-/** The body of a trigger. */
+/**
+ * The body of a trigger. A `transactionId` the server has seen before is acknowledged `processed`
+ * and then ignored: the trigger is not run again.
+ */
 export const TriggerEventRequestSchema = deferred(() =>
   z.strictObject({
     name: IdentifierSchema,
     to: RecipientsSchema,
     payload: optionalJsonObject,
     overrides: z.optional(TriggerOverridesSchema),
+    /**
+     * Your id for this trigger, the handle for `events.cancel`. Sent again, it is acknowledged
+     * `processed` and ignored: nothing is sent the second time, and the result does not say so.
+     * To make retries and re-runs safe, use an idempotency key; a `transactionId` seen before is
+     * silently dropped.
+     */
     transactionId: z.optional(IdentifierSchema),
     actor: z.optional(ActorSchema),
     tenant: z.optional(TenantSchema),

@@ -13,16 +13,43 @@ import {
   ScheduleSchema,
 } from './shared.js'
 
-/** The body of a preferences update. Without `workflowId` the global preferences change. */
+/**
+ * The body of a preferences update. Without `workflowId` the global preferences change. A schedule
+ * is a global setting: the server stores one only in an update without `workflowId`, and beside
+ * one it answers 200 and drops it, so that pair is refused here.
+ */
 export const UpdateSubscriberPreferencesRequestSchema = deferred(() =>
-  z.strictObject({
-    channels: z.optional(ChannelPreferenceSchema),
-    workflowId: z.optional(IdentifierSchema),
-    schedule: z.optional(ScheduleSchema),
-    context: z.optional(ContextSchema),
-  }),
+  z
+    .strictObject({
+      channels: z.optional(ChannelPreferenceSchema),
+      workflowId: z.optional(IdentifierSchema),
+      schedule: z.optional(ScheduleSchema),
+      context: z.optional(ContextSchema),
+    })
+    .check(
+      z.superRefine((update, context) => {
+        if (update.workflowId !== undefined && update.schedule !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: ['schedule'],
+            message:
+              'a schedule is global: the server ignores it beside `workflowId`; send it in an update without `workflowId`',
+          })
+        }
+      }),
+    ),
 )
-export type UpdateSubscriberPreferencesRequest = z.infer<typeof UpdateSubscriberPreferencesRequestSchema>
+/**
+ * The body of a preferences update: global (no `workflowId`, and a `schedule` if you like), or for
+ * one workflow (`workflowId`, and no `schedule`, which is global only).
+ */
+export type UpdateSubscriberPreferencesRequest =
+  | (z.infer<typeof UpdateSubscriberPreferencesRequestSchema> & { workflowId?: undefined })
+  | (Omit<z.infer<typeof UpdateSubscriberPreferencesRequestSchema>, 'schedule'> & {
+      workflowId: string
+      /** A schedule is global only: send it in an update without `workflowId`. */
+      schedule?: undefined
+    })
 
 /** Who set a channel's value; open, since the server may add sources. */
 export const PreferenceOverrideSourceSchema = deferred(() =>

@@ -118,10 +118,9 @@ const SCENARIOS: RequestScenario[] = [
   },
   {
     operation: 'subscribers.preferences.update',
-    name: 'every optional field: workflowId, all five channels, a schedule on all seven days',
+    name: 'every optional field but workflowId (a schedule is global only): all five channels, a schedule on all seven days',
     run: (client) =>
       client.subscribers.preferences.update('alice', {
-        workflowId: 'welcome',
         channels: { email: true, sms: false, in_app: true, push: false, chat: true },
         schedule: { isEnabled: true, weeklySchedule: everyWeekday },
         context: everyContextForm,

@@ -339,7 +339,9 @@ describe('errors found before sending', () => {
 
   it('a refused bulk call carries its method and route too', async () => {
     const { client, seen } = answeringClient(ok)
-    const badEvent = await rejectionOf(client.events.triggerBulk([{ name: '', to: 'u' }]))
+    // An invalid event fails alone: its RequestValidationError is a failure of the BulkTriggerError.
+    const bulk = await rejectionOf(client.events.triggerBulk([{ name: '', to: 'u' }]))
+    const badEvent = (bulk as BulkTriggerError).failures[0]?.error
     const badOption = await rejectionOf(
       client.events.triggerBulk([{ name: 'w', to: 'u' }], { concurrency: 0 }),
     )

@@ -29,11 +29,12 @@ try {
   await client.events.triggerBulk(events, { idempotencyKey: 'digest-2026-W47' })
 } catch (error) {
   if (!(error instanceof BulkTriggerError)) throw error
-  for (const { eventIndexes, error: why } of error.failures) {
+  for (const { events: failed, error: why } of error.failures) {
+    const rows = failed.map((event) => event.transactionId ?? event.index).join(', ')
     // Not sent: the same key replays that answer; fix the cause, send the event under a new key.
-    if (why instanceof TriggerNotSentError) console.error(`event ${eventIndexes[0]}:`, why.status)
-    // A failed request: the same call with the same key later sends again only what did not finish.
-    else console.warn(`${eventIndexes.length} events not confirmed:`, why.message)
+    if (why instanceof TriggerNotSentError) console.error(`not sent: ${rows}:`, why.status)
+    // Refused: fix the event. A failed request: the same call and key later sends what did not finish.
+    else console.warn(`not sent: ${rows}:`, why.message)
   }
 }
 // ⟩ README

@@ -67,7 +67,9 @@ describe.each(TRANSPORTS)('fields the service takes (%s)', (transport) => {
       ['PATCH', '/v2/subscribers/alice/preferences'],
     ])
     expect(fake.requests.map((r) => r.body)).toEqual([
-      { events: [{ name: 'welcome', to: 'alice', context, bridgeUrl: 'https://b.example.com' }] },
+      {
+        events: [{ name: 'welcome', to: 'alice', context, bridgeUrl: 'https://b.example.com', payload: {} }],
+      },
       { name: 'welcome', payload: {}, context },
       { channels: { email: false }, context },
     ])

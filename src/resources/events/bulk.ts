@@ -2,6 +2,7 @@ import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
+  failedEvent,
   type NotifyKitError,
   RequestValidationError,
   withCallContext,
@@ -15,7 +16,7 @@ import {
 import type { Executor } from '../../internal/pipeline/request-core.js'
 import { checkBulkOptions } from '../../internal/validation/option-schemas.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
-import { type EventOperations, eventIssues } from './operations.js'
+import type { EventOperations } from './operations.js'
 import { streamChunks } from './stream.js'
 
 /**
@@ -35,10 +36,11 @@ export async function triggerInChunks(
   const path = operations.bulk.path.template
   let baseKey: string
   // Whatever would make the request core refuse every chunk alike fails here, before the first
-  // request: the events, the options and the key here, the headers as the chunks are read. A chunk
-  // the core still refuses is then a failed chunk like any other, and every event stays accounted for.
+  // request: an empty list, the options and the key here, the headers as the chunks are read. An
+  // invalid event, or a chunk the core still refuses, is then a failure like any other, and every
+  // event stays accounted for.
   try {
-    checkEvents(operations, events)
+    checkEvents(events)
     checkBulkOptions(options)
     baseKey = chunkKeyBase(options.idempotencyKey, Math.ceil(events.length / MAX_EVENTS_PER_BULK_REQUEST))
   } catch (error) {
@@ -52,21 +54,21 @@ export async function triggerInChunks(
   let attempts = 0
 
   for await (const outcome of streamChunks(core, operations, events, sendOptions, baseKey)) {
-    const { chunkIndex, offset, count, error, response } = outcome
-    if (response) {
-      // Applied: every event sent, or some not (a BulkTriggerError naming them, with the others' results).
-      last = response
-      attempts += response.response.attempts
-      const sent = error instanceof BulkTriggerError ? error.results : response.data
-      const notSent = error instanceof BulkTriggerError ? error.failures : []
-      results.splice(offset, count, ...sent)
-      failures.push(...notSent)
-      progress.sent += count - notSent.length
-      progress.failed += notSent.length
-    } else if (error) {
-      attempts += error.attempts
-      failures.push({ chunkIndex, eventIndexes: Array.from({ length: count }, (_, i) => offset + i), error })
+    const { chunkIndex, offset, count, chunk, response, error } = outcome
+    if (response) last = response
+    if (!chunk && error) {
+      // A chunk that failed in a way the stream did not foresee: every event of it unconfirmed.
+      const at = Array.from({ length: count }, (_, j) => offset + j)
+      const named = at.map((index) => failedEvent(events[index], index))
+      failures.push({ chunkIndex, eventIndexes: at, events: named, error })
       progress.failed += count
+    } else if (chunk) {
+      attempts += chunk.attempts
+      results.splice(offset, count, ...chunk.results)
+      failures.push(...chunk.failures)
+      const failed = chunk.failures.reduce((sum, failure) => sum + failure.eventIndexes.length, 0)
+      progress.sent += count - failed
+      progress.failed += failed
     }
     try {
       onProgress?.({ ...progress })
@@ -105,14 +107,15 @@ function chunkKeyBase(key: string | undefined, chunkCount: number): string {
   return key
 }
 
-/** Every event is checked before the first request goes out, so a bad event 4 999 sends nothing. */
-function checkEvents(operations: EventOperations, events: readonly unknown[]): void {
+/**
+ * An empty list is refused whole. Each event is checked on its own as its chunk goes out: an invalid
+ * one is a failure of its own, and the others are sent.
+ */
+function checkEvents(events: readonly unknown[]): void {
   if (events.length === 0) {
     throw new RequestValidationError(
       [{ path: [], message: 'Must be a list of at least one event' }],
       'Invalid events.triggerBulk request',
     )
   }
-  const issues = eventIssues(operations, events, 0)
-  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid events.triggerBulk request')
 }

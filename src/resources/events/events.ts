@@ -1,5 +1,7 @@
 import { ApiPromise } from '../../core/api-promise.js'
+import { namingSentEvent } from '../../core/errors.js'
 import type { BulkTriggerOptions, RequestOptions, TriggerStreamOptions } from '../../core/options.js'
+import type { Operation } from '../../internal/pipeline/operation.js'
 import type { RequestCore } from '../../internal/pipeline/request-core.js'
 import type { TriggerResult } from '../../schemas/events.js'
 import { triggerInChunks } from './bulk.js'
@@ -30,7 +32,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * Triggers a workflow for one or more recipients (`POST /v1/events/trigger`). Safe to retry: the same
    * idempotency key goes out on every attempt; pass your own to make re-runs of a job safe too.
    * Resolves when the server queued it; rejects with `TriggerNotSentError` when it answered that it
-   * sent nothing (an inactive workflow, one without steps, an unknown tenant, …).
+   * sent nothing (an inactive workflow, one without steps, an unknown tenant, …). A `transactionId`
+   * the server has seen before is the exception it does not report: answered `processed`, ignored.
    *
    * @example
    * ```ts
@@ -47,7 +50,7 @@ export class Events<W extends object = WorkflowPayloads> {
     params: CheckedTrigger<W, Name>,
     options?: RequestOptions,
   ): ApiPromise<TriggerResult> {
-    return this.#core.request(this.#operations.trigger, { body: params }, options)
+    return this.#named(this.#operations.trigger, params, options)
   }
 
   /**
@@ -65,11 +68,14 @@ export class Events<W extends object = WorkflowPayloads> {
 
   /**
    * Triggers any number of events: they are sent in requests of at most 100, `concurrency` at a
-   * time, and the results come back in input order. A request that still fails after its retries,
-   * or an event the server sent nothing for, makes the call reject with `BulkTriggerError`, which
-   * keeps the results of the events sent and names every other event with why.
-   * Any iterable or async iterable is read whole first, since every event is checked before the
-   * first request and every result is returned; for sends too large to hold, use `triggerStream`.
+   * time, and the results come back in input order. An event without `payload` is sent with
+   * `payload: {}`, as the server fills in for a single trigger (it refuses a bulk event without).
+   * Each event is checked on its own: an invalid one is not sent and the others are. An invalid
+   * event, a request that still fails after its retries, or an event the server sent nothing for
+   * makes the call reject with `BulkTriggerError`, which keeps the results of the events sent and
+   * names every other event (position, `transactionId`, `to`) with why.
+   * Any iterable or async iterable is read whole first, since every result is returned; for sends
+   * too large to hold, use `triggerStream`.
    * With a typed client, events built before the call need a type (`TriggerEventOf<typeof client,
    * 'weekly-digest'>[]`, or the generator's yield type): without one, TypeScript widens each `name`
    * to `string`. A wrong event of a list written in the call is reported at that event.
@@ -102,8 +108,10 @@ export class Events<W extends object = WorkflowPayloads> {
   /**
    * Sends the events of any iterable or async iterable (a database cursor, a generator) in
    * requests of at most 100, `concurrency` at a time, and yields one outcome per request in the
-   * order of the source: its `results`, or the `error` it failed with (the stream goes on; a request
-   * with events the server sent nothing for fails with a `BulkTriggerError` naming them). The
+   * order of the source: its `results`, or the `error` it failed with (the stream goes on). Each
+   * event is checked on its own and sent with `payload: {}` when it has none: a request with events
+   * not sent (invalid ones, left out of it, or ones the server sent nothing for) fails with a
+   * `BulkTriggerError` naming each by its position in the source, `transactionId` and `to`. The
    * source is read only as requests go out, so memory does not grow with its length. Request _i_ is
    * sent with the key `<idempotencyKey>:<i>`: after a crash, run it again with the same key and
    * source, and `startAtChunk` past the last outcome you recorded.
@@ -140,6 +148,19 @@ export class Events<W extends object = WorkflowPayloads> {
     params: CheckedBroadcast<W, Name>,
     options?: RequestOptions,
   ): ApiPromise<TriggerResult> {
-    return this.#core.request(this.#operations.broadcast, { body: params }, options)
+    return this.#named(this.#operations.broadcast, params, options)
+  }
+
+  /** A trigger or broadcast whose `TriggerNotSentError` names the event by its `transactionId` and `to`. */
+  #named<Body>(
+    operation: Operation<Body, TriggerResult>,
+    event: unknown,
+    options: RequestOptions | undefined,
+  ): ApiPromise<TriggerResult> {
+    return new ApiPromise(
+      this.#core.execute(operation, { body: event }, options).catch((error: unknown) => {
+        throw namingSentEvent(error, event)
+      }),
+    )
   }
 }

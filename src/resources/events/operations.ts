@@ -136,21 +136,12 @@ function copySchemas(workflows: WorkflowSchemaMap): Readonly<Record<string, Stan
 }
 
 /**
- * The problems of each event as a single trigger would be refused for them, each path starting
- * with the event's position in the caller's source (`firstIndex` is that of `events[0]`).
+ * The problems of one event as a single trigger would be refused for them, each path starting with
+ * the event's position in the caller's list or source.
  * @internal
  */
-export function eventIssues(
-  operations: EventOperations,
-  events: readonly unknown[],
-  firstIndex: number,
-): ValidationIssue[] {
+export function eventIssues(operations: EventOperations, event: unknown, index: number): ValidationIssue[] {
   const schema = operations.trigger.body
-  if (!schema) return []
-  const issues: ValidationIssue[] = []
-  events.forEach((event, offset) => {
-    const failure = failureOf(schema, event)
-    if (failure) issues.push(...issuesOf(failure, [firstIndex + offset], schema))
-  })
-  return issues
+  const failure = schema && failureOf(schema, event)
+  return failure ? issuesOf(failure, [index], schema) : []
 }

@@ -2,7 +2,9 @@ import type { WithResponse } from '../../core/api-promise.js'
 import {
   type BulkChunkFailure,
   BulkTriggerError,
-  type NotifyKitError,
+  failedEvent,
+  NotifyKitError,
+  namingSentEvent,
   RequestValidationError,
   ResponseValidationError,
   type ValidationIssue,
@@ -15,6 +17,7 @@ import { deadlineError } from '../../internal/pipeline/waits.js'
 import { callerAbortError } from '../../internal/transport/attempt.js'
 import { checkExtraFields } from '../../internal/validation/extra-fields.js'
 import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
+import { isPlainObject } from '../../internal/validation/parse.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { isEventIterable } from './event-source.js'
 import { type EventOperations, eventIssues, triggerVerdict } from './operations.js'
@@ -26,7 +29,7 @@ interface BulkChunkPosition {
   chunkIndex: number
   /** Position in the source of the request's first event. */
   offset: number
-  /** Events the request carried (100, or fewer for the last). */
+  /** Events of the source in this request's part (100, or fewer for the last), refused ones included. */
   count: number
   /** The key the request was sent with, `<idempotencyKey>:<chunkIndex>`. */
   idempotencyKey: string
@@ -39,15 +42,16 @@ export interface BulkChunkApplied extends BulkChunkPosition {
 }
 
 /**
- * A request that failed after its retries, or was not sent: one of its events is invalid
- * (`RequestValidationError`, paths starting with the event's position in the source), or the
- * deadline had passed. Sending the same events again under the same key is safe.
+ * A request that failed after its retries, or was not sent (the deadline had passed): `error` is
+ * why. Sending the same events again under the same key is safe.
  *
- * Or a request the server applied that has events it sent nothing for: `error` is then a
- * `BulkTriggerError` whose `results` are this request's (`results[j]` for event `offset + j`, left
- * `undefined` for an event not sent) and whose `failures` name each event not sent by its position
- * in the source, with a `TriggerNotSentError`. The same key replays those answers: fix the cause
- * and send those events again under a new key.
+ * Or a request with events that were not sent: `error` is then a `BulkTriggerError` whose `results`
+ * are this request's (`results[j]` for event `offset + j`, `undefined` for an event not sent) and
+ * whose `failures` name each event not sent, by its position in the source, its `transactionId` and
+ * its `to`: an event refused before sending, alone (`RequestValidationError`: the others went out
+ * without it), an event the server sent nothing for (`TriggerNotSentError`: the same key replays
+ * that answer, so fix the cause and send it again under a new key), or the rest of the request if
+ * it failed.
  */
 export interface BulkChunkFailed extends BulkChunkPosition {
   error: NotifyKitError
@@ -57,15 +61,21 @@ export interface BulkChunkFailed extends BulkChunkPosition {
 /** One outcome of `triggerStream` per request of at most 100 events. */
 export type BulkChunkOutcome = BulkChunkApplied | BulkChunkFailed
 
-/** An outcome as `triggerBulk` reads it: with the response, for its attempts and headers. */
-export type SentChunk = BulkChunkOutcome & { response?: WithResponse<TriggerResult[]> }
+/** An outcome as `triggerBulk` reads it: with every event's result or failure, and the response. */
+export type SentChunk = BulkChunkOutcome & {
+  chunk?: { results: (TriggerResult | undefined)[]; failures: BulkChunkFailure[]; attempts: number }
+  response?: WithResponse<TriggerResult[]>
+}
 
 /**
  * Sends the events of `source` in requests of at most 100, `concurrency` at a time, and yields one
  * outcome per request in the order of the source. Checks the options and the key before reading
- * the source; each chunk's events are checked before that chunk is sent. `triggerBulk` passes its
- * `bulkKey`: its events were all checked and its key made already, its outcomes carry their
- * response, and nothing ends its send early (every chunk gets an outcome, unsent ones failing).
+ * the source; each event is checked on its own as its chunk is read: an invalid one is a failure of
+ * its own and the rest of its chunk goes out, so a chunk's body is the same whenever it is sent
+ * again (the same events, the same ones left out). An event without `payload` is sent with
+ * `payload: {}`, as the server fills in for a single trigger and refuses a bulk event without.
+ * `triggerBulk` passes its `bulkKey`: its key made already, its outcomes carry every event's result
+ * or failure, and nothing ends its send early (every chunk gets an outcome, unsent ones failing).
  * @internal
  */
 export function streamChunks(
@@ -77,11 +87,9 @@ export function streamChunks(
 ): AsyncGenerator<SentChunk, void, undefined> {
   const { method } = operations.bulk
   const path = operations.bulk.path.template
+  const prefix = `Invalid events.${bulkKey ? 'triggerBulk' : 'triggerStream'} request`
   const invalid = (issues: ValidationIssue[]) =>
-    withCallContext(new RequestValidationError(issues, 'Invalid events.triggerStream request'), {
-      method,
-      path,
-    })
+    withCallContext(new RequestValidationError(issues, prefix), { method, path })
   if (!isEventIterable(source)) throw invalid([{ path: [], message: 'Must be an iterable of events' }])
   // Concurrency 2 by default: bulk requests cost 100 rate-limit units each.
   const { concurrency = 2, startAtChunk = 0, ...requestOptions } = options
@@ -110,68 +118,190 @@ export function streamChunks(
     if (signal?.aborted) throw callerAbortError(signal)
     if (deadline !== undefined && Date.now() >= deadline) throw deadlineError(deadlineMs, { notSent: true })
   }
-  const send = async (offset: number, events: unknown[]): Promise<SentChunk> => {
+  // Never rejects (sendInOrder's rule). What can throw here is reading the caller's events (a getter,
+  // a proxy) while they are checked: that chunk fails whole, with the reason.
+  const send = (offset: number, events: unknown[]): Promise<SentChunk> =>
+    sendEvents(offset, events).catch((error: unknown) => {
+      const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
+      const idempotencyKey = `${baseKey}:${chunkIndex}`
+      const reason = error instanceof Error ? error.message : String(error)
+      const failure =
+        error instanceof NotifyKitError
+          ? error
+          : invalid([{ path: [offset], message: `events from here could not be read: ${reason}` }])
+      return { chunkIndex, offset, count: events.length, idempotencyKey, error: failure }
+    })
+  const sendEvents = async (offset: number, events: unknown[]): Promise<SentChunk> => {
     const chunkIndex = offset / MAX_EVENTS_PER_BULK_REQUEST
     const idempotencyKey = `${baseKey}:${chunkIndex}`
     const position = { chunkIndex, offset, count: events.length, idempotencyKey }
     const call = { method, path, idempotencyKey }
-    try {
-      const issues = bulkKey ? [] : eventIssues(operations, events, offset)
-      if (issues.length > 0) throw invalid(issues)
-      const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
-      // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
-      // timeout too short to read the answer of a request the server may still carry out.
-      if (remainingMs !== undefined && remainingMs <= 0) {
-        throw withCallContext(deadlineError(deadlineMs, { notSent: true }), { ...call, attempts: 0 })
+    const failures: BulkChunkFailure[] = []
+    // The events that go out, and the position in the chunk of each.
+    let sending: unknown[] = []
+    let at: number[] = []
+    events.forEach((event, j) => {
+      const prepared = withPayload(event)
+      const issues = eventIssues(operations, prepared, offset + j)
+      if (issues.length === 0) {
+        sending.push(prepared)
+        at.push(j)
+      } else {
+        failures.push(refused(chunkIndex, event, offset + j, invalid(issues)))
       }
-      const response = await core.execute(
-        operations.bulk,
-        { body: { events } },
-        { ...requestOptions, idempotencyKey, deadlineMs: remainingMs },
-      )
-      const { data, response: answer } = response
-      // The results are matched to events by position, so a response that does not hold exactly
-      // one result per event cannot confirm any of them: the chunk fails, and sending it again
-      // with the same key is safe.
-      const found: unknown = data
-      if (!Array.isArray(found) || found.length !== position.count) {
-        throw withCallContext(
-          new ResponseValidationError(
-            `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${position.count} events`,
-            answer.status,
-            JSON.stringify(found) ?? '',
-          ),
-          { ...call, attempts: answer.attempts },
-        )
+    })
+    let data: TriggerResult[] | undefined
+    let response: WithResponse<TriggerResult[]> | undefined
+    let failed: NotifyKitError | undefined
+    let attempts = 0
+    while (sending.length > 0) {
+      try {
+        response = await sendChunk(sending, { ...call, attempts: 0 })
+        data = response.data
+        attempts = response.response.attempts
+        break
+      } catch (error) {
+        failed = error as NotifyKitError
+        attempts = failed.attempts
+        // A body JSON cannot carry is refused whole by the request core, before sending: the events
+        // that cannot be sent as JSON fail alone, and the others go out without them.
+        const unsendable =
+          failed instanceof RequestValidationError && attempts === 0 ? unserializable(sending) : []
+        if (unsendable.length === 0) {
+          failures.push(requestFailed(chunkIndex, events, offset, at, failed))
+          break
+        }
+        for (const k of unsendable) {
+          const j = at[k] as number
+          const issue = {
+            path: [offset + j],
+            message: (failed as RequestValidationError).issues[0]?.message ?? '',
+          }
+          failures.push(refused(chunkIndex, events[j], offset + j, invalid([issue])))
+        }
+        const dropped = new Set(unsendable)
+        sending = sending.filter((_, k) => !dropped.has(k))
+        at = at.filter((_, k) => !dropped.has(k))
+        failed = undefined
       }
-      const notSent = notSentIn(data, position, { ...call, attempts: answer.attempts })
-      const outcome: BulkChunkOutcome = notSent
-        ? { ...position, error: notSent }
-        : { ...position, results: data }
-      return bulkKey ? { ...outcome, response } : outcome
-    } catch (error) {
-      // The request core turns every failure into a NotifyKitError carrying its call context.
-      return { ...position, error: error as NotifyKitError }
     }
+    // The usual chunk: every event sent, none refused, the server's list as it came.
+    if (data && failures.length === 0 && at.length === events.length && allSent(data)) {
+      const outcome: BulkChunkOutcome = { ...position, results: data }
+      return bulkKey ? { ...outcome, chunk: { results: data, failures, attempts }, response } : outcome
+    }
+    const results: (TriggerResult | undefined)[] = events.map(() => undefined)
+    data?.forEach((result, k) => {
+      const j = at[k] as number
+      const notSent = triggerVerdict(result, `event ${offset + j}`)?.notSent
+      if (notSent) {
+        namingSentEvent(notSent, events[j], offset + j)
+        failures.push({
+          chunkIndex,
+          eventIndexes: [offset + j],
+          events: [failedEvent(events[j], offset + j)],
+          error: withCallContext(notSent, { ...call, attempts }),
+        })
+      } else {
+        results[j] = result
+      }
+    })
+    failures.sort((a, b) => (a.eventIndexes[0] ?? 0) - (b.eventIndexes[0] ?? 0))
+    // A request that failed with nothing refused beside it is reported as before: its error alone.
+    const error =
+      failed && failures.length === 1
+        ? failed
+        : withCallContext(new BulkTriggerError(results, failures), {
+            method,
+            path,
+            ...(attempts > 0 && { idempotencyKey }),
+            attempts,
+          })
+    const outcome: BulkChunkOutcome = { ...position, error }
+    return bulkKey
+      ? { ...outcome, chunk: { results, failures, attempts }, response: data && response }
+      : outcome
+  }
+
+  /** One request of the chunk's events that pass; a failure is thrown, with its call context. */
+  const sendChunk = async (
+    sending: unknown[],
+    call: { method: string; path: string; idempotencyKey: string; attempts: number },
+  ): Promise<WithResponse<TriggerResult[]>> => {
+    const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
+    // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
+    // timeout too short to read the answer of a request the server may still carry out.
+    if (remainingMs !== undefined && remainingMs <= 0) {
+      throw withCallContext(deadlineError(deadlineMs, { notSent: true }), call)
+    }
+    const response = await core.execute(
+      operations.bulk,
+      { body: { events: sending } },
+      { ...requestOptions, idempotencyKey: call.idempotencyKey, deadlineMs: remainingMs },
+    )
+    const { data, response: answer } = response
+    // The results are matched to events by position, so a response that does not hold exactly
+    // one result per event cannot confirm any of them: the chunk fails, and sending it again
+    // with the same key is safe.
+    const found: unknown = data
+    if (!Array.isArray(found) || found.length !== sending.length) {
+      throw withCallContext(
+        new ResponseValidationError(
+          `events.triggerBulk: the ${answer.status} response holds ${Array.isArray(found) ? found.length : 'no list of'} results for ${sending.length} events`,
+          answer.status,
+          JSON.stringify(found) ?? '',
+        ),
+        { ...call, attempts: answer.attempts },
+      )
+    }
+    return response
   }
   return sendInOrder(source, startAtChunk, concurrency, beforeChunk, send)
 }
 
 /**
- * The events of an applied request that the server sent nothing for, as one error that keeps the
- * results of the others; `undefined` when every event was sent.
+ * The event as it goes out: one without `payload` gets `payload: {}`, which the server fills in for
+ * a single trigger but refuses a bulk event without. The caller's object is not changed.
  */
-function notSentIn(
-  results: TriggerResult[],
-  { chunkIndex, offset }: BulkChunkPosition,
-  call: { method: string; path: string; idempotencyKey: string; attempts: number },
-): BulkTriggerError | undefined {
-  const failures: BulkChunkFailure[] = []
-  const sent = results.map((result, j) => {
-    const notSent = triggerVerdict(result, `event ${offset + j}`)?.notSent
-    if (!notSent) return result
-    failures.push({ chunkIndex, eventIndexes: [offset + j], error: withCallContext(notSent, call) })
-    return undefined
+function withPayload(event: unknown): unknown {
+  return isPlainObject(event) && event.payload === undefined ? { ...event, payload: {} } : event
+}
+
+/** Whether the server sent every event of the list (the verdict's test, without building errors). */
+function allSent(results: readonly TriggerResult[]): boolean {
+  return results.every((result) => !triggerVerdict(result, '')?.notSent)
+}
+
+/** One event refused before sending: a failure of its own. */
+function refused(chunkIndex: number, event: unknown, index: number, error: NotifyKitError): BulkChunkFailure {
+  return { chunkIndex, eventIndexes: [index], events: [failedEvent(event, index)], error }
+}
+
+/** The events a failed request carried, those refused before it left out. */
+function requestFailed(
+  chunkIndex: number,
+  events: readonly unknown[],
+  offset: number,
+  at: readonly number[],
+  error: NotifyKitError,
+): BulkChunkFailure {
+  return {
+    chunkIndex,
+    eventIndexes: at.map((j) => offset + j),
+    events: at.map((j) => failedEvent(events[j], offset + j)),
+    error,
+  }
+}
+
+/** The positions in `events` of those JSON cannot carry (a BigInt, a cycle). */
+function unserializable(events: readonly unknown[]): number[] {
+  const found: number[] = []
+  events.forEach((event, k) => {
+    try {
+      JSON.stringify(event)
+    } catch {
+      found.push(k)
+    }
   })
-  return failures.length > 0 ? withCallContext(new BulkTriggerError(sent, failures), call) : undefined
+  return found
 }

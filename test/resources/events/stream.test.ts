@@ -146,19 +146,21 @@ describe('events.triggerStream', () => {
     expect(sent).toBeLessThanOrEqual(6)
   })
 
-  it('fails the chunk holding an invalid event without sending it, and goes on', async () => {
+  it('fails an invalid event alone, without sending it, sends the rest of its chunk, and goes on', async () => {
     const { client, server } = bulkServer()
     const list: unknown[] = Array.from({ length: 300 }, (_, i) => event(i))
     list[150] = { name: 'digest', payload: { i: 150 } }
     const outcomes = await collect(
       client.events.triggerStream(list as Event[], { idempotencyKey: 'bad-one' }),
     )
-    const failed = outcomes[1]!
-    expect(failed.error).toBeInstanceOf(RequestValidationError)
-    expect((failed.error as RequestValidationError).issues[0]?.path).toEqual([150, 'to'])
-    expect(failed).toMatchObject({ chunkIndex: 1, offset: 100, count: 100, error: { attempts: 0 } })
+    const failed = outcomes[1] as BulkChunkFailed
+    expect(failed).toMatchObject({ chunkIndex: 1, offset: 100, count: 100 })
+    const { failures, results } = failed.error as BulkTriggerError
+    expect(failures.map((failure) => [failure.eventIndexes, failure.error.attempts])).toEqual([[[150], 0]])
+    expect((failures[0]?.error as RequestValidationError | undefined)?.issues[0]?.path).toEqual([150, 'to'])
+    expect(results.filter((result) => result !== undefined)).toHaveLength(99)
     expect(outcomes.map((outcome) => outcome.error === undefined)).toEqual([true, false, true])
-    expect(server.keys.sort()).toEqual(['bad-one:0', 'bad-one:2'])
+    expect(server.keys.sort()).toEqual(['bad-one:0', 'bad-one:1', 'bad-one:2'])
   })
 
   it('reports a request that fails after its retries as an outcome, and goes on', async () => {
@@ -356,15 +358,17 @@ describe('events.triggerBulk with iterables', () => {
     expect(server.keys).toEqual([])
   })
 
-  it('checks every event of an async iterable before the first request', async () => {
+  it('checks each event of an async iterable as its chunk goes out: an invalid one fails alone', async () => {
     const { client, server } = bulkServer()
     const source = async function* () {
       yield* events(199)
       yield { name: 'digest', payload: { i: 199 } } as unknown as Event
     }
     const error = await rejectionOf(client.events.triggerBulk(source()))
-    expect(error).toBeInstanceOf(RequestValidationError)
-    expect((error as RequestValidationError).issues[0]?.path).toEqual([199, 'to'])
-    expect(server.keys).toEqual([])
+    expect(error).toBeInstanceOf(BulkTriggerError)
+    const { failures } = error as BulkTriggerError
+    expect(failures.map((failure) => failure.eventIndexes)).toEqual([[199]])
+    expect((failures[0]?.error as RequestValidationError | undefined)?.issues[0]?.path).toEqual([199, 'to'])
+    expect(server.keys).toHaveLength(2)
   })
 })

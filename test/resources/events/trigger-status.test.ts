@@ -38,7 +38,7 @@ describe('a trigger the server answered without sending', () => {
       attempts: 1,
     })
     expect((error as Error).message).toBe(
-      `Not sent: the server answered the trigger with status "${status}": why`,
+      `Not sent: the server answered the trigger (to "user-1") with status "${status}": why`,
     )
     // Not retried: the same request would get the same answer.
     expect(seen).toHaveLength(1)

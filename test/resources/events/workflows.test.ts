@@ -127,7 +127,7 @@ describe('workflow payload schemas at runtime', () => {
     ])
   })
 
-  it('refuses a bulk list with one bad payload, pointing at its index, and sends nothing', async () => {
+  it('fails each bulk event whose payload does not match on its own, at its index, and sends the others', async () => {
     const { client, seen } = checkedClient()
     const events: TriggerEventParams<{ welcome: { firstName: string } }>[] = Array.from(
       { length: 250 },
@@ -138,12 +138,23 @@ describe('workflow payload schemas at runtime', () => {
 
     const error = await rejectionOf(client.events.triggerBulk(events))
 
-    expect(error).not.toBeInstanceOf(BulkTriggerError)
-    expect(issuePaths(error)).toEqual([
-      [3, 'payload', 'firstName'],
-      [230, 'payload', 'firstName'],
+    expect(error).toBeInstanceOf(BulkTriggerError)
+    const { failures, results } = error as BulkTriggerError
+    expect(failures.map((failure) => failure.eventIndexes)).toEqual([[3], [230]])
+    expect(failures.map((failure) => issuePaths(failure.error))).toEqual([
+      [[3, 'payload', 'firstName']],
+      [[230, 'payload', 'firstName']],
     ])
-    expect(seen).toHaveLength(0)
+    expect(failures.map((failure) => failure.events)).toEqual([
+      [{ index: 3, to: 'u3' }],
+      [{ index: 230, to: 'u230' }],
+    ])
+    // The others went out, in their chunks, without the refused events.
+    const sent = seen.map((request) => (request.body as { events: { to: string }[] }).events.map((e) => e.to))
+    expect(sent.map((chunk) => chunk.length)).toEqual([99, 100, 49])
+    expect(sent.flat()).not.toContain('u3')
+    expect(sent.flat()).not.toContain('u230')
+    expect(results.filter((result) => result !== undefined)).toHaveLength(248)
   })
 
   it('sends a bulk list whose payloads all match', async () => {
@@ -267,7 +278,7 @@ describe.each(Object.entries(libraries))('workflow payload schemas written with 
     expect(seen).toHaveLength(0)
   })
 
-  it('refuses a bulk list with one bad payload, at its index, and sends none of it', async () => {
+  it('fails a bulk event with a bad payload alone, at its index, naming the workflow', async () => {
     const { client, seen } = checkedClient(schemas)
     const events = Array.from({ length: 150 }, (_, i) => ({
       name: 'welcome' as const,
@@ -276,9 +287,13 @@ describe.each(Object.entries(libraries))('workflow payload schemas written with 
     }))
     events[120] = unchecked({ name: 'welcome', to: 'u120', payload: { first_name: 'n120' } })
     const error = await rejectionOf(client.events.triggerBulk(events))
-    expect(issuePaths(error)).toEqual([[120, 'payload', 'firstName']])
-    expect((error as RequestValidationError).issues[0]?.message).toContain('(workflow "welcome")')
-    expect(seen).toHaveLength(0)
+    const [failure, ...others] = (error as BulkTriggerError).failures
+    expect(others).toEqual([])
+    expect(issuePaths(failure?.error)).toEqual([[120, 'payload', 'firstName']])
+    expect((failure?.error as RequestValidationError | undefined)?.issues[0]?.message).toContain(
+      '(workflow "welcome")',
+    )
+    expect(seen.map((request) => (request.body as { events: unknown[] }).events.length)).toEqual([100, 49])
   })
 
   it('refuses a broadcast whose payload does not match', async () => {

@@ -6,6 +6,7 @@ import {
   ConflictError,
   NotFoundError,
   NotificationClient,
+  type Preferences,
   RateLimitError,
   UnprocessableEntityError,
 } from '../../../src/index.js'
@@ -119,6 +120,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         {
           chunkIndex: 0,
           eventIndexes: [1],
+          events: [{ index: 1, to: 'alice' }],
           error: expect.objectContaining({
             result: { acknowledged: true, status: 'error', error: ['workflow_not_found'] },
           }),
@@ -168,11 +170,13 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         isEnabled: true,
         weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '12:00 PM' }] } },
       }
-      const prefs = await client.subscribers.preferences.update('alice', {
-        workflowId: 'welcome',
-        channels: { in_app: false },
-        schedule,
+      // The client refuses a schedule beside workflowId; the fake's answer to one is reached raw.
+      const response = await fake.fetch('https://fake.test/v2/subscribers/alice/preferences', {
+        method: 'PATCH',
+        headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId: 'welcome', channels: { in_app: false }, schedule }),
       })
+      const prefs = ((await response.json()) as { data: Preferences }).data
       expect(prefs.global).toEqual({ enabled: true, channels: { in_app: true, email: false, sms: true } })
       expect(prefs.workflows?.find((w) => w.workflow?.identifier === 'welcome')).toEqual({
         enabled: true,

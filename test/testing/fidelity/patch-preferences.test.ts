@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { BadRequestError, NotFoundError } from '../../../src/index.js'
+import { BadRequestError, NotFoundError, type Preferences } from '../../../src/index.js'
+import { API_KEY } from '../../helpers/fake.js'
 import { fakeWithClient as setup } from './setup.js'
 
 // PATCH /v2/subscribers/:subscriberId/preferences, checked against the server's
@@ -91,11 +92,13 @@ describe(`preferences, as ${USE_CASE}`, () => {
       isEnabled: true,
       weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
     }
-    const withWorkflow = await client.subscribers.preferences.update('alice', {
-      workflowId: 'welcome',
-      channels: { email: false },
-      schedule,
+    // The client refuses a schedule beside workflowId; the fake's answer to one is reached raw.
+    const response = await fake.fetch('https://fake.test/v2/subscribers/alice/preferences', {
+      method: 'PATCH',
+      headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowId: 'welcome', channels: { email: false }, schedule }),
     })
+    const withWorkflow = ((await response.json()) as { data: Preferences }).data
     expect(withWorkflow.global).not.toHaveProperty('schedule')
     expect(fake.preferences('alice')?.global).not.toHaveProperty('schedule')
     const global = await client.subscribers.preferences.update('alice', { schedule })

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats'
  * read only this copy.
  */
 
-export const DOCUMENT_FILE = new URL('./reference/novu-openapi-3.18.1-seven-operations.json', import.meta.url)
+export const DOCUMENT_FILE = new URL('./reference/novu-openapi-3.18.1-nine-operations.json', import.meta.url)
 
 const documentBytes = readFileSync(DOCUMENT_FILE)
 

@@ -20,6 +20,8 @@ type ParsedBody = { ok: true; value: unknown } | { ok: false }
 interface Incoming {
   method: string
   path: string
+  /** The URL's query parameters, for the reads. */
+  query: URLSearchParams
   headers: Record<string, string>
   bytes: number
   body: ParsedBody
@@ -89,6 +91,7 @@ export class RequestPipeline {
     const reply = await this.#process({
       method,
       path: url.pathname,
+      query: url.searchParams,
       headers,
       bytes: bytes.byteLength,
       body,
@@ -100,7 +103,7 @@ export class RequestPipeline {
 
   /** Auth, rate limit, idempotency, then the route, in the order the server's guards run. */
   async #process(incoming: Incoming): Promise<Reply> {
-    const { method, path, headers, body } = incoming
+    const { method, path, query, headers, body } = incoming
     const match = matchRoute(method, path)
     if (!match) return errorReply(404, path, `Cannot ${method} ${path}`)
     if (incoming.bytes > MAX_BODY_BYTES) return errorReply(413, path, 'request entity too large')
@@ -119,7 +122,7 @@ export class RequestPipeline {
     const key = method === 'POST' || method === 'PATCH' ? headers['idempotency-key'] : undefined
     if (!key) {
       await incoming.settled()
-      return withRate(this.#apply(match, body.value, path))
+      return withRate(this.#apply(match, body.value, query, path))
     }
     if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       return withRate(
@@ -164,7 +167,7 @@ export class RequestPipeline {
     }
     try {
       await incoming.settled()
-      const reply = this.#apply(match, body.value, path)
+      const reply = this.#apply(match, body.value, query, path)
       this.#idempotency.complete(key, print, reply)
       return withRate({ ...reply, headers: { ...reply.headers, ...keyHeader } })
     } catch (error) {
@@ -177,11 +180,17 @@ export class RequestPipeline {
    * Runs the route. The body is copied at once so a later change to the state (another request
    * between here and serialisation) cannot leak into this answer.
    */
-  #apply(match: { route: Route; params: Map<string, string> }, body: unknown, path: string): Reply {
+  #apply(
+    match: { route: Route; params: Map<string, string> },
+    body: unknown,
+    query: URLSearchParams,
+    path: string,
+  ): Reply {
     try {
       const reply = match.route.handle({
         state: this.#state(),
         params: match.params,
+        query,
         body,
         missingNotification: this.#options.missingNotification ?? '404',
       })

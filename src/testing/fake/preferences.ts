@@ -1,5 +1,5 @@
 import { HttpError } from './http.js'
-import { channelsOf, type FakeState, type StoredPreferences } from './state.js'
+import { channelsOf, type FakeState, type StoredPreferences, type StoredWorkflow } from './state.js'
 import type { FakeChannel, FakeChannelPreferences, FakePreferences, FakeSchedule } from './types.js'
 import type { PreferencesInput } from './validation.js'
 
@@ -45,10 +45,14 @@ function mergeSchedule(previous: FakeSchedule | undefined, next: FakeSchedule): 
 /**
  * The v2 preferences shape. Like the server, `channels` list the channels the environment's
  * workflows use; the fake also lists any channel the subscriber set globally, so a test that sets
- * one sees it. Critical workflows are left out: their preferences cannot be changed. A channel never
- * set is on.
+ * one sees it. Critical workflows are left out unless `listed` says otherwise: their preferences
+ * cannot be changed. A channel never set is on.
  */
-export function preferencesView(state: FakeState, subscriberId: string): FakePreferences {
+export function preferencesView(
+  state: FakeState,
+  subscriberId: string,
+  listed: (workflow: StoredWorkflow) => boolean = (workflow) => !workflow.critical,
+): FakePreferences {
   const prefs: StoredPreferences = state.preferences.get(subscriberId) ?? {
     channels: {},
     schedule: undefined,
@@ -64,25 +68,23 @@ export function preferencesView(state: FakeState, subscriberId: string): FakePre
       channels: global,
       schedule: structuredClone(prefs.schedule ?? { isEnabled: false }),
     },
-    workflows: workflows
-      .filter((workflow) => !workflow.critical)
-      .map((workflow) => {
-        const own = prefs.workflows.get(workflow._id) ?? {}
-        const channels = channelsOf(workflow)
-        return {
-          enabled: true,
-          channels: pick(channels, (channel) => own[channel] ?? prefs.channels[channel] ?? true),
-          overrides: channels
-            .filter((channel) => own[channel] !== undefined)
-            .map((channel) => ({ channel, source: 'subscriber' as const })),
-          workflow: {
-            slug: workflow.slug,
-            identifier: workflow.identifier,
-            name: workflow.name,
-            updatedAt: workflow.updatedAt,
-          },
-        }
-      }),
+    workflows: workflows.filter(listed).map((workflow) => {
+      const own = prefs.workflows.get(workflow._id) ?? {}
+      const channels = channelsOf(workflow)
+      return {
+        enabled: true,
+        channels: pick(channels, (channel) => own[channel] ?? prefs.channels[channel] ?? true),
+        overrides: channels
+          .filter((channel) => own[channel] !== undefined)
+          .map((channel) => ({ channel, source: 'subscriber' as const })),
+        workflow: {
+          slug: workflow.slug,
+          identifier: workflow.identifier,
+          name: workflow.name,
+          updatedAt: workflow.updatedAt,
+        },
+      }
+    }),
   }
 }
 

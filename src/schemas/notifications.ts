@@ -278,7 +278,7 @@ export const MAX_NOTIFICATIONS_PER_PAGE = 50
 export const ListNotificationsRequestSchema = deferred(() =>
   z
     .strictObject({
-      // An empty transactionId would list every notification of the environment: refused.
+      // An empty or undefined transactionId would list every notification of the environment: refused.
       transactionId: oneOrMany(IdentifierSchema),
       subscriberIds: oneOrMany(z.string()),
       channels: oneOrMany(z.enum(CHANNEL_NAMES)),
@@ -295,6 +295,12 @@ export const ListNotificationsRequestSchema = deferred(() =>
       limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_NOTIFICATIONS_PER_PAGE))),
     })
     .check(
+      // `{ transactionId }` from a result without one would otherwise list every notification.
+      z.refine((query) => !('transactionId' in query && query.transactionId === undefined), {
+        message:
+          'is undefined: pass the transactionId to find, or leave the key out to list every notification',
+        path: ['transactionId'],
+      }),
       z.refine(
         (query) =>
           query.after === undefined ||

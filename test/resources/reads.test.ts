@@ -140,6 +140,7 @@ describe('notifications.list on the wire', () => {
     [{ page: -1 }, 'page'],
     [{ page: 1.5 }, 'page'],
     [{ transactionId: '' }, 'transactionId'],
+    [{ transactionId: undefined }, 'transactionId'],
     [{ channels: ['fax'] }, 'channels'],
     [{ templates: ['welcome'] }, 'templates'],
     [{ severity: 'urgent' }, 'severity'],

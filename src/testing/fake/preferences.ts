@@ -45,13 +45,13 @@ function mergeSchedule(previous: FakeSchedule | undefined, next: FakeSchedule): 
 /**
  * The v2 preferences shape. Like the server, `channels` list the channels the environment's
  * workflows use; the fake also lists any channel the subscriber set globally, so a test that sets
- * one sees it. Critical workflows are left out unless `listed` says otherwise: their preferences
- * cannot be changed. A channel never set is on.
+ * one sees it. Inactive workflows are left out (the server lists active ones), and so are critical
+ * ones unless `listed` says otherwise: their preferences cannot be changed. A channel never set is on.
  */
 export function preferencesView(
   state: FakeState,
   subscriberId: string,
-  listed: (workflow: StoredWorkflow) => boolean = (workflow) => !workflow.critical,
+  listed: (workflow: StoredWorkflow) => boolean = (workflow) => workflow.active && !workflow.critical,
 ): FakePreferences {
   const prefs: StoredPreferences = state.preferences.get(subscriberId) ?? {
     channels: {},

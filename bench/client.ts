@@ -13,11 +13,23 @@ import { Agent, type Dispatcher, Pool, request } from 'undici'
 import { DEFAULT_TIMEOUT_MS } from '../src/core/options.js'
 // The SDK's own schemas, for the floors that check what the SDK checks: the same zod schemas, so that
 // the checks cost the floor what they cost the SDK.
-import { NotificationSchema, TriggerEventRequestSchema, TriggerResultSchema } from '../src/schemas/index.js'
+import {
+  GetSubscriberPreferencesRequestSchema,
+  ListNotificationsRequestSchema,
+  NotificationSchema,
+  NotificationsPageSchema,
+  PreferencesSchema,
+  TriggerEventRequestSchema,
+  TriggerResultSchema,
+} from '../src/schemas/index.js'
 import {
   API_KEY,
+  LIST_TRANSACTION_ID,
   NOTIFICATION,
   NOTIFICATION_ID,
+  NOTIFICATIONS_PAGE,
+  PREFERENCES,
+  PREFERENCES_SUBSCRIBER_ID,
   SDK_USER_AGENT,
   TRIGGER_EVENT,
   TRIGGER_RESULT,
@@ -47,6 +59,9 @@ interface BenchClient {
   name: string
   trigger(): Promise<unknown>
   get(): Promise<unknown>
+  /** The notifications of one trigger, by its transactionId: one page. */
+  list(): Promise<unknown>
+  preferences(): Promise<unknown>
   close(): Promise<void>
 }
 
@@ -55,6 +70,20 @@ interface TriggerResultShape {
 }
 interface NotificationShape {
   _id?: string
+}
+interface PageShape {
+  data?: NotificationShape[]
+}
+interface PreferencesShape {
+  workflows?: unknown[]
+}
+
+/** The reads' paths, built per call as a read-back builds them from the transactionId it holds. */
+function listPath(transactionId: string): string {
+  return `/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`
+}
+function preferencesPath(subscriberId: string): string {
+  return `/v2/subscribers/${encodeURIComponent(subscriberId)}/preferences`
 }
 
 const gc = (globalThis as { gc?: () => void }).gc
@@ -91,6 +120,18 @@ function rawUndiciClient(spec: RawClientSpec, port: number): BenchClient {
     },
     async get() {
       const response = await send(getPath, 'GET', getHeaders)
+      const json = (await response.body.json()) as { data: unknown }
+      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`)
+      return json.data
+    },
+    async list() {
+      const response = await send(listPath(LIST_TRANSACTION_ID), 'GET', getHeaders)
+      const json = (await response.body.json()) as { data: unknown }
+      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`)
+      return json.data
+    },
+    async preferences() {
+      const response = await send(preferencesPath(PREFERENCES_SUBSCRIBER_ID), 'GET', getHeaders)
       const json = (await response.body.json()) as { data: unknown }
       if (response.statusCode !== 200) throw new Error(`status ${response.statusCode}`)
       return json.data
@@ -156,6 +197,8 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
   const getPath = `/v1/notifications/${encodeURIComponent(NOTIFICATION_ID)}`
   const triggerResult = resultCheck(TriggerResultSchema)
   const notification = resultCheck(NotificationSchema)
+  const page = resultCheck(NotificationsPageSchema)
+  const preferences = resultCheck(PreferencesSchema)
   return {
     name: clientName(spec),
     async trigger() {
@@ -174,6 +217,20 @@ function sameWireClient(spec: RawClientSpec, port: number): BenchClient {
       const { status, json } = await send(getPath, 'GET', { ...common })
       if (status !== 200) throw new Error(`status ${status}`)
       return notification(json.data)
+    },
+    // The query checked as the SDK checks it, every call, before it is sent.
+    async list() {
+      const query = { transactionId: LIST_TRANSACTION_ID }
+      if (!ListNotificationsRequestSchema.safeParse(query).success) throw new Error('invalid query')
+      const { status, json } = await send(listPath(query.transactionId), 'GET', { ...common })
+      if (status !== 200) throw new Error(`status ${status}`)
+      return page(json.data)
+    },
+    async preferences() {
+      if (!GetSubscriberPreferencesRequestSchema.safeParse({}).success) throw new Error('invalid query')
+      const { status, json } = await send(preferencesPath(PREFERENCES_SUBSCRIBER_ID), 'GET', { ...common })
+      if (status !== 200) throw new Error(`status ${status}`)
+      return preferences(json.data)
     },
     close: async () => pool?.close(),
   }
@@ -198,6 +255,9 @@ async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<Bench
     name: clientName(spec),
     trigger: () => client.events.trigger(TRIGGER_EVENT),
     get: () => client.notifications.get(NOTIFICATION_ID),
+    // Awaited to the first page, as a read-back does; the page's body is the answer as received.
+    list: async () => (await client.notifications.list({ transactionId: LIST_TRANSACTION_ID })).body,
+    preferences: () => client.subscribers.preferences.get(PREFERENCES_SUBSCRIBER_ID),
     close: () => client.close(),
   }
 }
@@ -206,7 +266,14 @@ async function notifyKitClient(spec: SdkClientSpec, port: number): Promise<Bench
 async function checkAnswers(client: BenchClient): Promise<void> {
   const triggered = (await client.trigger()) as TriggerResultShape
   const notification = (await client.get()) as NotificationShape
-  if (triggered.transactionId !== TRIGGER_RESULT.transactionId || notification._id !== NOTIFICATION._id) {
+  const page = (await client.list()) as PageShape
+  const preferences = (await client.preferences()) as PreferencesShape
+  if (
+    triggered.transactionId !== TRIGGER_RESULT.transactionId ||
+    notification._id !== NOTIFICATION._id ||
+    page.data?.[1]?._id !== NOTIFICATIONS_PAGE.data[1]?._id ||
+    preferences.workflows?.length !== PREFERENCES.workflows.length
+  ) {
     throw new Error(`${client.name} returned something else than the server sent`)
   }
 }
@@ -250,7 +317,16 @@ async function measure(
 }
 
 function callOf(client: BenchClient, operation: Operation): () => Promise<unknown> {
-  return operation === 'trigger' ? () => client.trigger() : () => client.get()
+  switch (operation) {
+    case 'trigger':
+      return () => client.trigger()
+    case 'get':
+      return () => client.get()
+    case 'list':
+      return () => client.list()
+    case 'preferences':
+      return () => client.preferences()
+  }
 }
 
 /**

@@ -193,3 +193,58 @@ export const NOTIFICATION = {
 
 export const TRIGGER_RESPONSE_BODY = JSON.stringify({ data: TRIGGER_RESULT })
 export const NOTIFICATION_RESPONSE_BODY = JSON.stringify({ data: NOTIFICATION })
+
+/**
+ * What the reads ask: the notifications of one trigger (`GET /v1/notifications?transactionId=…`),
+ * and one subscriber's preferences (`GET /v2/subscribers/user-1/preferences`).
+ */
+export const LIST_TRANSACTION_ID = TRIGGER_RESULT.transactionId
+export const PREFERENCES_SUBSCRIBER_ID = 'user-1'
+
+/** A trigger to two subscribers read back: a page of two notifications like the one above (~40 KB). */
+export const NOTIFICATIONS_PAGE = {
+  page: 0,
+  hasMore: false,
+  pageSize: 10,
+  data: [
+    NOTIFICATION,
+    {
+      ...NOTIFICATION,
+      _id: '66f1c0ffee0123456789abce',
+      _subscriberId: '66f1c0ffee0123456789s001',
+      subscriber: { ...NOTIFICATION.subscriber, _id: '66f1c0ffee0123456789s001', subscriberId: 'user-2' },
+    },
+  ],
+}
+
+function workflowPreference(identifier: string, name: string, channels: Record<string, boolean>) {
+  return {
+    enabled: true,
+    channels,
+    overrides: Object.keys(channels).map((channel) => ({ channel, source: 'template' })),
+    workflow: { slug: `${identifier}-wf_66f1c0ffee`, identifier, name, updatedAt: ISO },
+  }
+}
+
+/** A subscriber's preferences: global with a schedule, and three workflows (~1 KB). */
+export const PREFERENCES = {
+  global: {
+    enabled: true,
+    channels: { email: true, in_app: true, push: true, sms: false },
+    schedule: {
+      isEnabled: true,
+      weeklySchedule: {
+        monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] },
+        friday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '01:00 PM' }] },
+      },
+    },
+  },
+  workflows: [
+    workflowPreference('order-shipped', 'Order shipped', { email: true, in_app: true, push: true }),
+    workflowPreference('weekly-digest', 'Weekly digest', { email: false }),
+    workflowPreference('password-reset', 'Password reset', { email: true, sms: false }),
+  ],
+}
+
+export const NOTIFICATIONS_PAGE_RESPONSE_BODY = JSON.stringify({ data: NOTIFICATIONS_PAGE })
+export const PREFERENCES_RESPONSE_BODY = JSON.stringify({ data: PREFERENCES })

@@ -13,7 +13,14 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compileWorkers, distEntry, ensureDist, log, resultsDir, runWorker, startServer } from './harness.js'
-import type { ClientSpec, Operation, ProfileConfig, ProfileResult, RawClientSpec } from './protocol.js'
+import {
+  type ClientSpec,
+  OPERATIONS,
+  type Operation,
+  type ProfileConfig,
+  type ProfileResult,
+  type RawClientSpec,
+} from './protocol.js'
 
 interface CallFrame {
   functionName: string
@@ -219,7 +226,7 @@ async function profileClient(
 if (values.summarize) {
   summarize(breakdown(values.summarize, Number(values.calls)))
 } else {
-  const operation: Operation = values.operation === 'trigger' ? 'trigger' : 'get'
+  const operation: Operation = OPERATIONS.find((known) => known === values.operation) ?? 'get'
   if (!values.package) ensureDist(!values['no-build'])
   const scripts = await compileWorkers()
   const server = await startServer(scripts.server)

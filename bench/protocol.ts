@@ -65,7 +65,10 @@ export function clientName(spec: ClientSpec): string {
   return `${spec.label} ${spec.responseValidation}${transport}${OTEL_LABEL[spec.otel ?? 'none']}`
 }
 
-export type Operation = 'trigger' | 'get'
+export type Operation = 'trigger' | 'get' | 'list' | 'preferences'
+
+/** Every operation the rounds measure, in the table's order: the sends and reads of the seed, then the reads that read back. */
+export const OPERATIONS: readonly Operation[] = ['trigger', 'get', 'list', 'preferences']
 
 export interface Scenario {
   operation: Operation

@@ -28,6 +28,7 @@ import {
   clientName,
   type MemoryConfig,
   type MemoryResult,
+  OPERATIONS,
   type Operation,
   type PooledLatency,
   RAW_AGENT_REQUEST,
@@ -77,12 +78,9 @@ const settings = quick
       coldStarts: 30,
       workerStartRounds: 15,
     }
-const SCENARIOS: Scenario[] = [
-  { operation: 'trigger', concurrency: 1 },
-  { operation: 'get', concurrency: 1 },
-  { operation: 'trigger', concurrency: 32 },
-  { operation: 'get', concurrency: 32 },
-]
+const SCENARIOS: Scenario[] = [1, 32].flatMap((concurrency) =>
+  OPERATIONS.map((operation) => ({ operation, concurrency })),
+)
 const MEMORY_CONCURRENCY = 32
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +163,12 @@ function latencyRow(
   }
 }
 
-const LABEL: Record<Operation, string> = { trigger: 'trigger', get: 'get notification (20 KB)' }
+const LABEL: Record<Operation, string> = {
+  trigger: 'trigger',
+  get: 'get notification (20 KB)',
+  list: 'list a trigger’s notifications (2, 40 KB)',
+  preferences: 'get preferences (1 KB)',
+}
 const LENIENT: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseValidation: 'lenient' }
 const OFF: SdkClientSpec = { label: 'notifykit', packageUrl: '', responseValidation: 'off' }
 const MODE: Record<string, string> = { [clientName(LENIENT)]: 'lenient', [clientName(OFF)]: 'validation off' }
@@ -177,10 +180,10 @@ const WITH_OTEL_API: SdkClientSpec = { ...LENIENT, otel: 'api' }
 
 const SDK_CLIENTS = [clientName(LENIENT), clientName(OFF)]
 
-/** The table's order: concurrency 32 before 1, trigger before get, lenient before off. */
+/** The table's order: concurrency 32 before 1, the operations in OPERATIONS' order, lenient before off. */
 function* sdkScenarios() {
   for (const concurrency of [32, 1]) {
-    for (const operation of ['trigger', 'get'] as const) {
+    for (const operation of OPERATIONS) {
       for (const client of SDK_CLIENTS) yield { concurrency, operation, client }
     }
   }
@@ -243,7 +246,7 @@ function rows(
   ]
   for (const { client, floor, against, target } of floors) {
     for (const concurrency of [32, 1]) {
-      for (const operation of ['trigger', 'get'] as const) {
+      for (const operation of OPERATIONS) {
         result.push(
           compareRow(
             segments,
@@ -300,7 +303,7 @@ function rows(
   }
   // Throughput against the same wire work done by hand, on each transport: the floors with a target.
   for (const { client, floor, against } of floors.filter(({ target }) => target !== undefined)) {
-    for (const operation of ['trigger', 'get'] as const) {
+    for (const operation of OPERATIONS) {
       result.push(
         compareRow(
           segments,
@@ -316,7 +319,7 @@ function rows(
     }
   }
   for (const percentileKey of ['p50Ms', 'p99Ms'] as const) {
-    for (const operation of ['trigger', 'get'] as const) {
+    for (const operation of OPERATIONS) {
       for (const client of SDK_CLIENTS) {
         result.push(latencyRow(rounds.latencies, client, operation, percentileKey))
       }

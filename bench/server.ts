@@ -1,10 +1,18 @@
 // The benchmark's server, run in its own process so that the client's CPU is measured alone. It
 // answers with pre-encoded bodies: the less it works, the less it competes for the machine's cores.
 import { createServer } from 'node:http'
-import { NOTIFICATION_RESPONSE_BODY, TRIGGER_RESPONSE_BODY, TRIGGER_RESULT } from './fixtures.js'
+import {
+  NOTIFICATION_RESPONSE_BODY,
+  NOTIFICATIONS_PAGE_RESPONSE_BODY,
+  PREFERENCES_RESPONSE_BODY,
+  TRIGGER_RESPONSE_BODY,
+  TRIGGER_RESULT,
+} from './fixtures.js'
 
 const triggerBody = Buffer.from(TRIGGER_RESPONSE_BODY)
 const notificationBody = Buffer.from(NOTIFICATION_RESPONSE_BODY)
+const pageBody = Buffer.from(NOTIFICATIONS_PAGE_RESPONSE_BODY)
+const preferencesBody = Buffer.from(PREFERENCES_RESPONSE_BODY)
 const notFoundBody = Buffer.from('{"statusCode":404,"message":"Not found","error":"Not Found"}')
 const NOTIFICATIONS_PREFIX = '/v1/notifications/'
 const triggerResultJson = JSON.stringify(TRIGGER_RESULT)
@@ -66,6 +74,15 @@ const server = createServer((request, response) => {
       const body = bulkBody(Buffer.concat(chunks).toString())
       response.writeHead(201, headers(body, BULK_BUCKET)).end(body)
     })
+    return
+  }
+  // The list: a query string after the path, never a notification id.
+  if (method === 'GET' && (url === '/v1/notifications' || url.startsWith('/v1/notifications?'))) {
+    response.writeHead(200, headers(pageBody, OTHER_BUCKET)).end(pageBody)
+    return
+  }
+  if (method === 'GET' && url.startsWith('/v2/subscribers/') && url.split('?')[0]?.endsWith('/preferences')) {
+    response.writeHead(200, headers(preferencesBody, OTHER_BUCKET)).end(preferencesBody)
     return
   }
   if (method === 'GET' && url.startsWith(NOTIFICATIONS_PREFIX)) {

@@ -59,6 +59,7 @@ export type {
   ResponseValidation,
   TriggerStreamOptions,
 } from './core/options.js'
+export { Page, type PageBody, PagePromise } from './core/pagination.js'
 export type { EventIterable } from './resources/events/event-source.js'
 export type { Events } from './resources/events/events.js'
 export type { BulkChunkApplied, BulkChunkFailed, BulkChunkOutcome } from './resources/events/stream.js'

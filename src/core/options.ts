@@ -255,9 +255,10 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined
   /**
    * Fields this version of notifykit does not type yet, added to the request as they are, after the
-   * request is checked: to the body, or to each event of a bulk call. A field notifykit types is
-   * refused here (set it in the request, where it is checked), so a typo in the request itself is
-   * still caught. Only for calls with a body.
+   * request is checked: to the body, to each event of a bulk call, or to the query of a read
+   * (`notifications.list`, `subscribers.preferences.get`). A field notifykit types is refused here
+   * (set it in the request, where it is checked), so a typo in the request itself is still caught.
+   * Not for calls with neither a body nor a query (`cancel`, `notifications.get`).
    * @example `client.events.trigger(event, { extraFields: { newServerField: 'value' } })`
    */
   extraFields?: Readonly<Record<string, unknown>> | undefined

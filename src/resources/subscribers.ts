@@ -3,6 +3,8 @@ import type { RequestOptions } from '../core/options.js'
 import { defineOperation } from '../internal/pipeline/operation.js'
 import type { RequestCore } from '../internal/pipeline/request-core.js'
 import {
+  type GetSubscriberPreferencesRequest,
+  GetSubscriberPreferencesRequestSchema,
   type MarkAllMessagesRequest,
   MarkAllMessagesRequestSchema,
   MarkAllMessagesResultSchema,
@@ -11,6 +13,16 @@ import {
   type UpdateSubscriberPreferencesRequest,
   UpdateSubscriberPreferencesRequestSchema,
 } from '../schemas/subscribers.js'
+
+const getPreferences = defineOperation({
+  name: 'subscribers.preferences.get',
+  method: 'GET',
+  path: '/v2/subscribers/{subscriberId}/preferences',
+  query: GetSubscriberPreferencesRequestSchema,
+  extraFields: { into: 'query', schema: GetSubscriberPreferencesRequestSchema },
+  result: PreferencesSchema,
+  resultKind: 'object',
+})
 
 const updatePreferences = defineOperation({
   name: 'subscribers.preferences.update',
@@ -38,6 +50,27 @@ export class SubscriberPreferences {
 
   constructor(core: RequestCore) {
     this.#core = core
+  }
+
+  /**
+   * Reads the subscriber's preferences: global, and one entry per active workflow (by default those
+   * that are not critical; `criticality: 'all'` lists every one). A subscriber the service does not
+   * know is a `NotFoundError`. A read: nothing changes, and no idempotency key is sent.
+   *
+   * @example
+   * ```ts
+   * const preferences = await client.subscribers.preferences.get('user-1')
+   * console.log(preferences.global?.channels?.email)
+   * const digest = preferences.workflows?.find((entry) => entry.workflow?.identifier === 'weekly-digest')
+   * const everyWorkflow = await client.subscribers.preferences.get('user-1', { criticality: 'all' })
+   * ```
+   */
+  get(
+    subscriberId: string,
+    params?: GetSubscriberPreferencesRequest,
+    options?: RequestOptions,
+  ): ApiPromise<Preferences> {
+    return this.#core.request(getPreferences, { pathParams: { subscriberId }, query: params }, options)
   }
 
   /**

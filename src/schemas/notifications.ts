@@ -9,7 +9,15 @@ import {
   optionalStringArray,
 } from './fields.js'
 import type { KnownFields } from './known-fields.js'
-import { ChannelNameSchema, JsonObjectSchema, openEnum, SeveritySchema } from './shared.js'
+import {
+  CHANNEL_NAMES,
+  ChannelNameSchema,
+  IdentifierSchema,
+  JsonObjectSchema,
+  openEnum,
+  SEVERITY_LEVELS,
+  SeveritySchema,
+} from './shared.js'
 
 // Every schema here reads a response: loose objects (unknown keys kept), open enums, and fields
 // optional unless the server always sends them.
@@ -238,3 +246,82 @@ export const NotificationSchema = deferred(() =>
  * `const fields: Record<string, unknown> = notification`.
  */
 export type Notification = KnownFields<z.infer<typeof NotificationSchema>>
+
+/** A list filter the server reads as one value or a list of them (`channels=sms` or repeated). */
+function oneOrMany<Item extends z.ZodMiniType>(item: Item) {
+  return z.optional(z.union([item, z.array(item)]))
+}
+
+/** A date as the server reads `after` and `before`: anything `new Date()` parses, ISO 8601 above all. */
+const DateFilterSchema = deferred(() =>
+  z.string().check(
+    z.refine((value) => !Number.isNaN(new Date(value).getTime()), {
+      message: 'Must be a date the server can read, such as an ISO 8601 string ("2026-04-01T00:00:00Z")',
+    }),
+  ),
+)
+
+/** A database id (24 hexadecimal characters), the form the server requires of a workflow's `_id`. */
+const ObjectIdSchema = deferred(() =>
+  z
+    .string()
+    .check(z.regex(/^[0-9a-fA-F]{24}$/, { message: 'Must be a workflow _id (24 hexadecimal characters)' })),
+)
+
+/** The most notifications the server returns on one page (`limit`); it returns 10 without one. */
+export const MAX_NOTIFICATIONS_PER_PAGE = 50
+
+/**
+ * The filters and page of a notifications list: the query of `GET /v1/notifications`. Checked as the
+ * server checks it; a filter left out does not filter. Lists also take one value.
+ */
+export const ListNotificationsRequestSchema = deferred(() =>
+  z
+    .strictObject({
+      // An empty or undefined transactionId would list every notification of the environment: refused.
+      transactionId: oneOrMany(IdentifierSchema),
+      subscriberIds: oneOrMany(z.string()),
+      channels: oneOrMany(z.enum(CHANNEL_NAMES)),
+      templates: oneOrMany(ObjectIdSchema),
+      emails: oneOrMany(z.string()),
+      severity: oneOrMany(z.enum(SEVERITY_LEVELS)),
+      topicKey: optionalString,
+      subscriptionId: optionalString,
+      contextKeys: oneOrMany(z.string()),
+      after: z.optional(DateFilterSchema),
+      before: z.optional(DateFilterSchema),
+      search: optionalString,
+      page: z.optional(z.number().check(z.int(), z.nonnegative())),
+      limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_NOTIFICATIONS_PER_PAGE))),
+    })
+    .check(
+      // `{ transactionId }` from a result without one would otherwise list every notification.
+      z.refine((query) => !('transactionId' in query && query.transactionId === undefined), {
+        message:
+          'is undefined: pass the transactionId to find, or leave the key out to list every notification',
+        path: ['transactionId'],
+      }),
+      z.refine(
+        (query) =>
+          query.after === undefined ||
+          query.before === undefined ||
+          new Date(query.after).getTime() <= new Date(query.before).getTime(),
+        { message: '`after` must not be later than `before`', path: ['after'] },
+      ),
+    ),
+)
+export type ListNotificationsRequest = z.infer<typeof ListNotificationsRequestSchema>
+
+/**
+ * One page of a notifications list, as received. The server pages by number: `hasMore` is true when
+ * the page came back full, so the page after a full last page is empty. It reports no total.
+ */
+export const NotificationsPageSchema = deferred(() =>
+  z.looseObject({
+    data: z.array(NotificationSchema),
+    hasMore: z.boolean(),
+    page: z.number(),
+    pageSize: z.number(),
+  }),
+)
+export type NotificationsPageBody = KnownFields<z.infer<typeof NotificationsPageSchema>>

@@ -91,6 +91,21 @@ export const PreferencesSchema = deferred(() =>
 )
 export type Preferences = KnownFields<z.infer<typeof PreferencesSchema>>
 
+export const PREFERENCE_CRITICALITIES = ['critical', 'nonCritical', 'all'] as const
+
+/**
+ * The query of a preferences read: which workflows to list by criticality (`nonCritical` when left
+ * out: critical workflows' preferences cannot be changed), and the context keys (`"tenant:acme"`)
+ * whose preferences to read.
+ */
+export const GetSubscriberPreferencesRequestSchema = deferred(() =>
+  z.strictObject({
+    criticality: z.optional(z.enum(PREFERENCE_CRITICALITIES)),
+    contextKeys: z.optional(z.union([z.string(), z.array(z.string())])),
+  }),
+)
+export type GetSubscriberPreferencesRequest = z.infer<typeof GetSubscriberPreferencesRequestSchema>
+
 export const MARK_AS_VALUES = ['read', 'seen', 'unread', 'unseen'] as const
 
 /** The body of a mark-all call. Unlike response enums, `markAs` is closed: a typo must not be sent. */

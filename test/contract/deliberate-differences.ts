@@ -6,16 +6,18 @@ import type { OperationId, SchemaProblem } from './openapi.js'
  * notifykit disagree on fails a test.
  *
  * - `sdk-request`: a body notifykit sends that the document's request schema refuses (test (a));
+ * - `sdk-query`: a query string notifykit sends that the document's query parameters refuse (test
+ *   (a)); `instancePath` is `/<parameter>`;
  * - `fake-response`: a body the fake answers that the document's response schema refuses (test (b));
  * - `sdk-response`: a body the document allows that notifykit refuses in strict response mode
  *   (test (c)); `instancePath` is then the JSON pointer of the issue's path.
  *
  * An entry explains a problem when the check, the operation, the status (if given), the
- * `instancePath` and the message all match. For `sdk-request` and `fake-response`, `sample` is a value
- * the document refuses with that very problem: a test checks it still does, so an entry whose
+ * `instancePath` and the message all match. For `sdk-request`, `sdk-query` (a query string) and
+ * `fake-response`, `sample` is a value the document refuses with that very problem: a test checks it still does, so an entry whose
  * difference is gone (the document changed) fails until removed.
  */
-export type DifferenceCheck = 'sdk-request' | 'fake-response' | 'sdk-response'
+export type DifferenceCheck = 'sdk-request' | 'sdk-query' | 'fake-response' | 'sdk-response'
 
 export interface DeliberateDifference {
   /** Cited in test output and reviews. */
@@ -29,7 +31,7 @@ export interface DeliberateDifference {
   message: RegExp
   /** Why it should differ. */
   reason: string
-  /** For `sdk-request` and `fake-response`: a body the document refuses with this problem. */
+  /** For `sdk-request`, `sdk-query` and `fake-response`: a value the document refuses with this problem. */
   sample?: unknown
 }
 
@@ -69,6 +71,19 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     message: /^must have required property 'errors'$/,
     reason: 'As for events.trigger: the server answers this 422 without an `errors` map.',
     sample: { statusCode: 422, timestamp: '2026-01-01T00:00:00.000Z', path: '/v1/events/trigger/broadcast' },
+  },
+  {
+    name: 'notifications.list: `transactionId` as a list (the key repeated)',
+    check: 'sdk-query',
+    operationId: 'NotificationsController_listNotifications',
+    instancePath: '/transactionId',
+    message: /^must be string$/,
+    reason:
+      "The document types `transactionId` as one string, but the server's controller reads it as one " +
+      'value or a list (its DTO types it `string[] | string`, and the feed matches any of them), as it ' +
+      'does `subscriberIds` and `channels`. notifykit takes a list too, so the notifications of several ' +
+      'triggers are one read; one transactionId is sent as one value, which the document allows.',
+    sample: '?transactionId=tx-1&transactionId=tx-2',
   },
   ...(['severity', 'layoutIdentifier'] as const).map(
     (key): DeliberateDifference => ({

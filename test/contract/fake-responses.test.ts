@@ -7,7 +7,7 @@ import { unexplainedProblems } from './deliberate-differences.js'
 import { formatProblem, OPERATION_IDS, responseSchemaOf, type SdkOperation, unwrapData } from './openapi.js'
 import { BASE_URL, type Exchange, recordingClient } from './wire.js'
 
-// (b) Every body the fake answers for the seven operations conforms to the OpenAPI document's schema
+// (b) Every body the fake answers for the nine operations conforms to the OpenAPI document's schema
 // for that operation and status (a success body once its `{ data }` envelope is removed; an error
 // body as it is), and every status it answers is one the document lists for the operation. The fake
 // is driven through the SDK over both transports (and, for bodies the SDK would refuse to send,
@@ -300,6 +300,55 @@ const SCENARIOS: ResponseScenario[] = [
     ],
   },
 
+  {
+    name: 'reading back: notifications listed by transactionId, subscriber and channel, every page, an empty page',
+    run: async ({ client }) => {
+      const { transactionId } = await client.events.trigger({ name: 'welcome', to: ['alice', 'bob'] })
+      await client.events.trigger({ name: 'delayed', to: 'alice' })
+      await client.events.trigger({ name: 'feeds', to: { type: 'Topic', topicKey: 'team' } })
+      await client.notifications.list({ transactionId })
+      for await (const _ of client.notifications.list({ subscriberIds: ['alice'], limit: 1 })) {
+        // every page
+      }
+      await client.notifications.list({ channels: ['sms'], severity: 'none' })
+      await client.notifications.list({ subscriberIds: 'nobody' })
+      await client.notifications.list({ topicKey: 'team', page: 3 })
+    },
+    expected: [
+      ['events.trigger', 201],
+      ['events.trigger', 201],
+      ['events.trigger', 201],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+      ['notifications.list', 200],
+    ],
+  },
+  {
+    name: 'reading preferences: untouched, after an update, every criticality',
+    run: async ({ client }) => {
+      await client.subscribers.preferences.get('bob')
+      await client.subscribers.preferences.update('alice', {
+        channels: { sms: false },
+        schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true } } },
+      })
+      await client.subscribers.preferences.get('alice')
+      await client.subscribers.preferences.get('alice', { criticality: 'critical' })
+      await client.subscribers.preferences.get('alice', { criticality: 'all', contextKeys: 'tenant:acme' })
+    },
+    expected: [
+      ['subscribers.preferences.get', 200],
+      ['subscribers.preferences.update', 200],
+      ['subscribers.preferences.get', 200],
+      ['subscribers.preferences.get', 200],
+      ['subscribers.preferences.get', 200],
+    ],
+  },
+
   // Errors of each operation.
   {
     name: 'errors: unknown notification, subscriber, workflow; a critical workflow’s preferences',
@@ -346,6 +395,11 @@ const SCENARIOS: ResponseScenario[] = [
         schedule: { isEnabled: true, weeklySchedule: {} },
       })
       await raw('GET', '/v1/notifications/not-an-id')
+      await raw('GET', '/v1/notifications?limit=51&page=-1')
+      await raw('GET', '/v1/notifications?channels=fax&templates=welcome')
+      await raw('GET', '/v1/notifications?after=yesterday')
+      await raw('GET', '/v1/notifications?after=2026-02-01&before=2026-01-01')
+      await raw('GET', '/v2/subscribers/alice/preferences?criticality=high')
     },
     expected: [
       ['events.trigger', 422],
@@ -355,7 +409,19 @@ const SCENARIOS: ResponseScenario[] = [
       ['subscribers.preferences.update', 422],
       ['subscribers.preferences.update', 422],
       ['notifications.get', 422],
+      ['notifications.list', 422],
+      ['notifications.list', 422],
+      ['notifications.list', 400],
+      ['notifications.list', 400],
+      ['subscribers.preferences.get', 422],
     ],
+  },
+  {
+    name: 'errors: preferences of an unknown subscriber',
+    run: async ({ client }) => {
+      await anyOutcome(client.subscribers.preferences.get('nobody'))
+    },
+    expected: [['subscribers.preferences.get', 404]],
   },
   {
     name: 'errors: a wrong API key',
@@ -403,7 +469,7 @@ const operationOfId = Object.fromEntries(
 ) as Record<string, SdkOperation>
 
 describe('bodies the fake answers conform to the OpenAPI response schemas', () => {
-  it('covers the seven operations', () => {
+  it('covers the nine operations', () => {
     expect(
       new Set(SCENARIOS.flatMap((scenario) => scenario.expected.map(([operation]) => operation))),
     ).toEqual(new Set(Object.keys(OPERATION_IDS)))

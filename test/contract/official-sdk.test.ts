@@ -71,6 +71,39 @@ describe('the official SDK against the fake', () => {
     expect(marked.result).toBe(1)
   })
 
+  it('reads back what a trigger sent: the notifications of its transactionId, page by page, then one with its jobs', async () => {
+    const { novu } = officialClientOn()
+    const sent = await novu.trigger({ workflowId: 'welcome', to: ['alice', 'bob'] })
+    await novu.trigger({ workflowId: 'delayed', to: 'alice' })
+    const transactionId = sent.result.transactionId ?? ''
+    const listed = await novu.notifications.list({ transactionId })
+    expect(listed.result).toMatchObject({ page: 0, pageSize: 10, hasMore: false })
+    expect(listed.result.data.map((n) => n.subscriber?.subscriberId).sort()).toEqual(['alice', 'bob'])
+    const first = await novu.notifications.list({ subscriberIds: ['alice'], limit: 1 })
+    const second = await novu.notifications.list({ subscriberIds: ['alice'], limit: 1, page: 1 })
+    expect([first.result.hasMore, second.result.hasMore]).toEqual([true, true])
+    expect(second.result.data[0]?.transactionId).toBe(transactionId)
+    expect(first.result.data[0]?.channels).toEqual(['sms'])
+    const id = listed.result.data[0]?.id ?? ''
+    const read = await novu.notifications.retrieve(id)
+    expect(read.result.jobs?.map((job) => job.type)).toEqual(['in_app', 'email'])
+  })
+
+  it('reads preferences, by criticality, and a 404 for an unknown subscriber', async () => {
+    const { novu } = officialClientOn()
+    await novu.subscribers.preferences.update({ channels: { email: false } }, 'alice')
+    const read = await novu.subscribers.preferences.list({ subscriberId: 'alice' })
+    expect(read.result.global.channels).toMatchObject({ email: false })
+    expect(read.result.workflows.map((w) => w.workflow.identifier)).not.toContain('security')
+    const critical = await novu.subscribers.preferences.list({
+      subscriberId: 'alice',
+      criticality: 'critical',
+    })
+    expect(critical.result.workflows.map((w) => w.workflow.identifier)).toEqual(['security'])
+    const error = await novu.subscribers.preferences.list({ subscriberId: 'nobody' }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ statusCode: 404 })
+  })
+
   it('an unknown workflow is an error the official SDK reads as the server’s 422', async () => {
     const { novu } = officialClientOn()
     const error = await novu.trigger({ workflowId: 'nope', to: 'alice' }).catch((e: unknown) => e)

@@ -6,9 +6,11 @@ import {
   allOperations,
   componentSchema,
   DOCUMENT_SHA256,
+  formatProblem,
   OPERATION_IDS,
   openApiDocument,
   operationForRequest,
+  queryProblems,
   requestSchemaOf,
   responseSchemaOf,
 } from './openapi.js'
@@ -28,7 +30,7 @@ describe('the vendored OpenAPI document', () => {
     expect(openApiDocument.info.license?.name).toBe('MIT')
   })
 
-  it('holds exactly the seven operations notifykit implements, at the paths notifykit calls', () => {
+  it('holds exactly the nine operations notifykit implements, at the paths notifykit calls', () => {
     const byId = Object.fromEntries(allOperations().map((o) => [o.operationId, `${o.method} ${o.path}`]))
     expect(byId).toEqual({
       [OPERATION_IDS['subscribers.preferences.update']]: 'PATCH /v2/subscribers/{subscriberId}/preferences',
@@ -39,6 +41,8 @@ describe('the vendored OpenAPI document', () => {
       [OPERATION_IDS['notifications.get']]: 'GET /v1/notifications/{notificationId}',
       [OPERATION_IDS['events.triggerBulk']]: 'POST /v1/events/trigger/bulk',
       [OPERATION_IDS['events.broadcast']]: 'POST /v1/events/trigger/broadcast',
+      [OPERATION_IDS['notifications.list']]: 'GET /v1/notifications',
+      [OPERATION_IDS['subscribers.preferences.get']]: 'GET /v2/subscribers/{subscriberId}/preferences',
     })
   })
 })
@@ -82,6 +86,19 @@ describe('the validators', () => {
       "/ must have required property 'transactionId'",
     ])
     expect(() => responseSchemaOf(OPERATION_IDS['events.trigger'], 200)).toThrow(/documents no 200 response/)
+  })
+
+  it('check a query string against the query parameters: unknown keys, enums, bounds, lists', () => {
+    const list = OPERATION_IDS['notifications.list']
+    expect(queryProblems(list, '?channels=email&channels=sms&page=2&limit=50&transactionId=tx')).toEqual([])
+    expect(queryProblems(list, '?channels=fax&limit=51&transactionIds=tx').map(formatProblem)).toEqual([
+      '/channels/0 must be equal to one of the allowed values: ["in_app","email","sms","chat","push"]',
+      '/limit must be <= 50',
+      '/transactionIds is not a query parameter of the operation',
+    ])
+    expect(
+      queryProblems(OPERATION_IDS['subscribers.preferences.get'], '?criticality=high').map(formatProblem),
+    ).toEqual(['/criticality must be equal to one of the allowed values: ["critical","nonCritical","all"]'])
   })
 
   it('tell which operation a request is for, a literal segment winning over a parameter', () => {
@@ -133,16 +150,17 @@ describe('DELIBERATE_DIFFERENCES', () => {
   it.each(DELIBERATE_DIFFERENCES.filter((d) => d.check !== 'sdk-response').map((d) => [d.name, d] as const))(
     '%s: the document still refuses its sample with that problem',
     (_, difference) => {
-      const validator =
-        difference.check === 'sdk-request'
-          ? requestSchemaOf(difference.operationId)
-          : responseSchemaOf(difference.operationId, difference.status ?? 200)
-      const explained = validator
-        .problemsOf(difference.sample)
-        .filter(
-          (problem) =>
-            explainedBy(difference.check, difference.operationId, difference.status, problem) === difference,
-        )
+      const found =
+        difference.check === 'sdk-query'
+          ? queryProblems(difference.operationId, difference.sample as string)
+          : (difference.check === 'sdk-request'
+              ? requestSchemaOf(difference.operationId)
+              : responseSchemaOf(difference.operationId, difference.status ?? 200)
+            ).problemsOf(difference.sample)
+      const explained = found.filter(
+        (problem) =>
+          explainedBy(difference.check, difference.operationId, difference.status, problem) === difference,
+      )
       expect(explained).not.toEqual([])
     },
   )

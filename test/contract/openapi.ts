@@ -4,20 +4,29 @@ import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 
 import addFormatsModule from 'ajv-formats'
 
 /**
- * The service's published OpenAPI document (the seven operations notifykit implements and every
+ * The service's published OpenAPI document (the nine operations notifykit implements and every
  * component they use), vendored unchanged in `./reference/`, compiled with ajv. The contract tests
  * read only this copy.
  */
 
-export const DOCUMENT_FILE = new URL('./reference/novu-openapi-3.18.1-seven-operations.json', import.meta.url)
+export const DOCUMENT_FILE = new URL('./reference/novu-openapi-3.18.1-nine-operations.json', import.meta.url)
 
 const documentBytes = readFileSync(DOCUMENT_FILE)
 
 /** The vendored file's SHA-256, to check it stays byte-identical to the published one. */
 export const DOCUMENT_SHA256 = createHash('sha256').update(documentBytes).digest('hex')
 
+/** A parameter of an operation, as the document declares it. */
+export interface OpenApiParameter {
+  name: string
+  in: 'query' | 'path' | 'header' | 'cookie'
+  required?: boolean
+  schema?: SchemaObject
+}
+
 export interface OpenApiOperation {
   operationId: string
+  parameters?: OpenApiParameter[]
   requestBody?: { content?: Record<string, { schema?: SchemaObject }> }
   responses: Record<string, { content?: Record<string, { schema?: SchemaObject }> }>
 }
@@ -31,7 +40,7 @@ export interface OpenApiDocument {
 
 export const openApiDocument = JSON.parse(documentBytes.toString('utf8')) as OpenApiDocument
 
-/** The document's operationId of each SDK method, the seven operations notifykit implements. */
+/** The document's operationId of each SDK method, the nine operations notifykit implements. */
 export const OPERATION_IDS = {
   'subscribers.preferences.update': 'SubscribersController_updateSubscriberPreferences',
   'subscribers.messages.markAll': 'SubscribersV1Controller_markAllUnreadAsRead',
@@ -40,6 +49,8 @@ export const OPERATION_IDS = {
   'notifications.get': 'NotificationsController_getNotification',
   'events.triggerBulk': 'EventsController_triggerBulk',
   'events.broadcast': 'EventsController_broadcastEventToAll',
+  'notifications.list': 'NotificationsController_listNotifications',
+  'subscribers.preferences.get': 'SubscribersController_getSubscriberPreferences',
 } as const
 
 export type SdkOperation = keyof typeof OPERATION_IDS
@@ -258,6 +269,46 @@ export function responseSchemaOf(operationId: string, status: number): SchemaVal
     `${operationPointer(location)}/responses/${status}/content/${escapePointer(JSON_MEDIA_TYPE)}/schema`,
     schema,
   )
+}
+
+/**
+ * The problems of a query string (`?a=1&b=x&b=y`, as sent) against the operation's query parameters:
+ * a key the operation does not declare, and each value against its parameter's schema, read as the
+ * server's query parser reads it: a key repeated or declared as an array is a list, a number
+ * parameter is the number its text spells. Instance paths are `/<name>` (`/<name>/<i>` in a list).
+ */
+export function queryProblems(operationId: string, search: string): SchemaProblem[] {
+  const location = operationOf(operationId)
+  const declared = (location.operation.parameters ?? []).map((parameter, index) => ({ parameter, index }))
+  const params = new URLSearchParams(search)
+  const problems: SchemaProblem[] = []
+  for (const name of new Set(params.keys())) {
+    const found = declared.find(({ parameter }) => parameter.in === 'query' && parameter.name === name)
+    if (!found?.parameter.schema) {
+      problems.push({
+        instancePath: `/${escapePointer(name)}`,
+        message: 'is not a query parameter of the operation',
+      })
+      continue
+    }
+    const { parameter, index } = found
+    const schema = parameter.schema as SchemaObject
+    const texts = params.getAll(name)
+    const value =
+      schema.type === 'array' || texts.length > 1
+        ? texts
+        : schema.type === 'number' || schema.type === 'integer'
+          ? Number(texts[0])
+          : texts[0]
+    const validator = validatorAt(`${operationPointer(location)}/parameters/${index}/schema`, schema)
+    for (const problem of validator.problemsOf(value)) {
+      problems.push({
+        instancePath: `/${escapePointer(name)}${problem.instancePath}`,
+        message: problem.message,
+      })
+    }
+  }
+  return problems
 }
 
 /** The success statuses (2xx) the operation documents. */

@@ -9,14 +9,15 @@ import {
   formatProblem,
   hasRequestBody,
   OPERATION_IDS,
+  queryProblems,
   requestSchemaOf,
   type SdkOperation,
 } from './openapi.js'
 import { recordingClient } from './wire.js'
 
-// (a) Every request body notifykit puts on the wire for the seven operations conforms to the request
+// (a) Every request body notifykit puts on the wire for the nine operations conforms to the request
 // schema the OpenAPI document gives for that operation; the operations without a request body
-// (cancel, notifications.get) send none. Bodies are taken from the wire, as the fake received them,
+// (cancel, the reads) send none; every query string conforms to the operation's query parameters. Bodies are taken from the wire, as the fake received them,
 // over both transports. Every request of a scenario is checked, the setup calls' included.
 
 /** A subscriber with every field the document's SubscriberPayloadDto has. */
@@ -299,6 +300,66 @@ const SCENARIOS: RequestScenario[] = [
       ),
   },
 
+  // GET /v1/notifications
+  {
+    operation: 'notifications.list',
+    name: 'no filter',
+    run: (client) => client.notifications.list(),
+  },
+  {
+    operation: 'notifications.list',
+    name: 'the transactionId a trigger returned',
+    run: async (client) => {
+      const { transactionId } = await client.events.trigger({ name: 'welcome', to: 'alice' })
+      return client.notifications.list({ transactionId })
+    },
+  },
+  {
+    operation: 'notifications.list',
+    name: 'every filter, lists of one and of several values, a page and a limit',
+    run: (client) =>
+      client.notifications.list({
+        transactionId: ['tx-1', 'tx-2'],
+        subscriberIds: ['alice', 'bob'],
+        channels: ['email', 'in_app'],
+        templates: '66f1c0ffee66f1c0ffee66f1',
+        emails: ['alice@example.com'],
+        severity: ['high', 'none'],
+        topicKey: 'team',
+        subscriptionId: 'sub-1',
+        contextKeys: ['tenant:acme'],
+        after: '2026-01-01T00:00:00.000Z',
+        before: '2026-12-31T00:00:00.000Z',
+        search: 'alice',
+        page: 2,
+        limit: 50,
+      }),
+  },
+  {
+    operation: 'notifications.list',
+    name: 'every page of a list, iterated with for await',
+    run: async (client) => {
+      for (let i = 0; i < 3; i++) await client.events.trigger({ name: 'welcome', to: `user-${i}` })
+      const seen: unknown[] = []
+      for await (const notification of client.notifications.list({ limit: 2, channels: 'email' }))
+        seen.push(notification)
+      return seen
+    },
+  },
+
+  // GET /v2/subscribers/{subscriberId}/preferences
+  {
+    operation: 'subscribers.preferences.get',
+    name: 'no query',
+    run: (client) => client.subscribers.preferences.get('alice'),
+  },
+  {
+    operation: 'subscribers.preferences.get',
+    name: 'criticality and context keys',
+    run: (client) =>
+      client.subscribers.preferences.get('alice', { criticality: 'all', contextKeys: ['tenant:acme'] }),
+  },
+
   // POST /v1/events/trigger/broadcast
   {
     operation: 'events.broadcast',
@@ -333,7 +394,7 @@ const SCENARIOS: RequestScenario[] = [
 ]
 
 describe('request bodies on the wire conform to the OpenAPI request schemas', () => {
-  it('covers the seven operations', () => {
+  it('covers the nine operations', () => {
     expect(new Set(SCENARIOS.map((scenario) => scenario.operation))).toEqual(
       new Set(Object.keys(OPERATION_IDS)),
     )
@@ -349,15 +410,26 @@ describe('request bodies on the wire conform to the OpenAPI request schemas', ()
 
         const operationId = OPERATION_IDS[scenario.operation]
         const problems = exchanges.flatMap((exchange) => {
-          const where = `${exchange.method} ${exchange.pathname}`
+          const where = `${exchange.method} ${exchange.pathname}${exchange.search}`
           if (exchange.operationId === undefined) return [`${where}: no operation of the document matches`]
+          const inQuery = unexplainedProblems(
+            'sdk-query',
+            exchange.operationId,
+            undefined,
+            queryProblems(exchange.operationId, exchange.search),
+          ).map((problem) => `${where}: ${formatProblem(problem)}`)
           if (!hasRequestBody(exchange.operationId)) {
-            return exchange.requestText === '' ? [] : [`${where}: sent a body, the operation declares none`]
+            return exchange.requestText === ''
+              ? inQuery
+              : [...inQuery, `${where}: sent a body, the operation declares none`]
           }
           const found = requestSchemaOf(exchange.operationId).problemsOf(exchange.requestBody)
-          return unexplainedProblems('sdk-request', exchange.operationId, undefined, found).map(
-            (problem) => `${where}: ${formatProblem(problem)}`,
-          )
+          return [
+            ...inQuery,
+            ...unexplainedProblems('sdk-request', exchange.operationId, undefined, found).map(
+              (problem) => `${where}: ${formatProblem(problem)}`,
+            ),
+          ]
         })
 
         expect({

@@ -18,7 +18,7 @@ import {
 } from './openapi.js'
 
 // (c) notifykit, in strict response mode, accepts every success body the OpenAPI document allows for
-// the seven operations, and returns it unchanged: bodies built from the document's response schemas
+// the nine operations, and returns it unchanged: bodies built from the document's response schemas
 // (generate.ts) with required fields only, every field at the top and required ones below, every
 // field, and every nullable field null. Each is served in the server's `{ data }` envelope with each
 // success status the document lists, over both transports.
@@ -36,6 +36,9 @@ const CALLS: Record<SdkOperation, (client: NotificationClient, body: unknown) =>
   'events.triggerBulk': (client, body) =>
     client.events.triggerBulk((body as unknown[]).map((_, i) => ({ name: 'welcome', to: `user-${i}` }))),
   'events.broadcast': (client) => client.events.broadcast({ name: 'welcome', payload: {} }),
+  // A list resolves to a page: its body is the answer as received.
+  'notifications.list': (client) => client.notifications.list().then((page) => page.body),
+  'subscribers.preferences.get': (client) => client.subscribers.preferences.get('alice'),
 }
 
 const CASES = (Object.keys(OPERATION_IDS) as SdkOperation[]).flatMap((operation) => {

@@ -12,6 +12,8 @@ export interface Exchange {
   method: string
   /** As sent: percent-encoding kept. */
   pathname: string
+  /** The query string as sent, `''` when none was. */
+  search: string
   /** The request body parsed as JSON; `undefined` when none was sent. */
   requestBody: unknown
   /** The request body as sent, `''` when none was. */
@@ -47,6 +49,7 @@ export function recordingClient(
       operationId: operationForRequest(request.method, url.pathname)?.operationId,
       method: request.method,
       pathname: url.pathname,
+      search: url.search,
       requestBody: parseJson(requestText),
       requestText,
       status: response.status,

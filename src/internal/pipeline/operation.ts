@@ -18,7 +18,9 @@ export interface Operation<Body, Result> {
   readonly path: PathTemplate
   /** Strict schema of the JSON body; absent for operations without one. */
   readonly body: ZodMiniType<Body> | undefined
-  /** Where a call's `extraFields` go; absent for operations without a body. */
+  /** Strict schema of the query parameters (an object); absent for operations without them. */
+  readonly query: ZodMiniType<unknown> | undefined
+  /** Where a call's `extraFields` go; absent for operations with neither a body nor a query. */
   readonly extraFields: ExtraFieldsTarget | undefined
   /** Schema of the unwrapped success payload, checked as `responseValidation` says. */
   readonly result: ZodMiniType<Result>
@@ -54,6 +56,7 @@ interface OperationDefinition<Body, Result> {
   method: HttpMethod
   path: string
   body?: ZodMiniType<Body>
+  query?: ZodMiniType<unknown>
   extraFields?: ExtraFieldsTarget
   result: ZodMiniType<Result>
   resultKind: ResultKind
@@ -70,6 +73,7 @@ export function defineOperation<Body = undefined, Result = unknown>(
     method: definition.method,
     path: pathTemplate(definition.path),
     body: definition.body,
+    query: definition.query,
     extraFields: definition.extraFields,
     result: definition.result,
     resultKind: definition.resultKind,

@@ -15,6 +15,7 @@ import {
 import type { RequestOptions, ResponseValidation } from '../../core/options.js'
 import { checkIdempotencyKey, normalizeHeaders } from '../http/headers.js'
 import { buildPath } from '../http/path.js'
+import { encodeQuery } from '../http/query.js'
 import { requestIdOf } from '../http/response-headers.js'
 import type { LevelLogger } from '../text/level-logger.js'
 import { callerAbortError } from '../transport/attempt.js'
@@ -71,6 +72,8 @@ export interface Executor {
 interface CallInput {
   pathParams?: Readonly<Record<string, unknown>>
   body?: unknown
+  /** The query parameters, checked like a body; absent means none. */
+  query?: unknown
 }
 
 const NO_OPTIONS: RequestOptions = {}
@@ -211,7 +214,8 @@ export class RequestCore {
 
   // Step 2: the request as it goes on the wire, body checked against the operation's schema.
   #build<Body>(operation: Operation<Body, unknown>, input: CallInput, options: RequestOptions) {
-    const path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
+    let path = this.#config.basePath + buildPath(operation.path, input.pathParams ?? {})
+    if (operation.query) path += queryOf(operation, operation.query, input.query ?? {}, options.extraFields)
     let body: string | undefined
     if (operation.body) {
       const failure = failureOf(operation.body, input.body)
@@ -228,7 +232,7 @@ export class RequestCore {
           : extendedBody(operation, input.body, options.extraFields),
         operation.name,
       )
-    } else if (options.extraFields !== undefined) {
+    } else if (options.extraFields !== undefined && !operation.query) {
       checkExtraFields(options.extraFields, undefined)
     }
     const keyed = sendsIdempotencyKey(operation.method)
@@ -410,6 +414,20 @@ function extendedBody(operation: Operation<unknown, unknown>, body: unknown, ext
     extraFields as Record<string, unknown>,
     operation.extraFields as ExtraFieldsTarget,
   )
+}
+
+/** The query string of a read: its parameters checked with the operation's strict schema, then encoded. */
+function queryOf(
+  operation: Operation<unknown, unknown>,
+  schema: NonNullable<Operation<unknown, unknown>['query']>,
+  query: unknown,
+  extraFields: unknown,
+): string {
+  const failure = failureOf(schema, query)
+  if (failure)
+    throw new RequestValidationError(issuesOf(failure, [], schema), `Invalid ${operation.name} request`)
+  const sent = extraFields === undefined ? query : extendedBody(operation, query, extraFields)
+  return encodeQuery(sent as Record<string, unknown>)
 }
 
 /** A payload JSON cannot carry (a BigInt, a cycle) is the caller's to fix, like any other bad field. */

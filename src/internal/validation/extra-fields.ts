@@ -2,11 +2,11 @@ import { invalidRequestOptions } from '../http/headers.js'
 import { isPlainObject } from './parse.js'
 
 /**
- * Where a call's `extraFields` go: into the body, or into each of its `events` (a bulk request),
- * and the schema of the object they join, whose fields they may not repeat.
+ * Where a call's `extraFields` go: into the body, into each of its `events` (a bulk request) or into
+ * the query string (a read), and the schema of the object they join, whose fields they may not repeat.
  */
 export interface ExtraFieldsTarget {
-  readonly into: 'body' | 'events'
+  readonly into: 'body' | 'events' | 'query'
   /** A zod object schema: its `shape` names the fields. */
   readonly schema: { readonly shape: object }
 }
@@ -43,7 +43,7 @@ export function withExtraFields(
   target: ExtraFieldsTarget,
 ): unknown {
   const add = (object: unknown) => ({ ...(object as object), ...extraFields })
-  if (target.into === 'body') return add(body)
+  if (target.into !== 'events') return add(body)
   const { events, ...rest } = body as { events: readonly unknown[] }
   return { ...rest, events: events.map(add) }
 }

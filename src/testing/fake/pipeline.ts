@@ -37,6 +37,8 @@ interface Incoming {
   url: string
   /** A status fault armed `fromHandler`: the route's answer, after the guards and interceptors. */
   handlerFault: FakeStatusFault | undefined
+  /** The URL's query parameters, for the reads. */
+  query: URLSearchParams
   headers: Record<string, string>
   bytes: number
   body: ParsedBody
@@ -109,6 +111,7 @@ export class RequestPipeline {
       path: url.pathname,
       url: url.pathname + url.search,
       handlerFault,
+      query: url.searchParams,
       headers,
       bytes: bytes.byteLength,
       body,
@@ -124,7 +127,7 @@ export class RequestPipeline {
    * idempotency interceptor, then the route. Only what the route answers is remembered under a key.
    */
   async #process(incoming: Incoming): Promise<Reply> {
-    const { method, path, headers, body } = incoming
+    const { method, path, query, headers, body } = incoming
     const url = incoming.url
     const limit = /^\/v1\/events(\/|$)/.test(path) ? EVENTS_BODY_BYTES : DEFAULT_BODY_BYTES
     if (incoming.bytes > limit) return errorReply(url, bare(413))
@@ -141,7 +144,7 @@ export class RequestPipeline {
       if (!outcome.allowed) return errorReply(url, { kind: 'throttled' }, rateHeaders)
     }
     const withRate = (reply: Reply): Reply => ({ ...reply, headers: { ...reply.headers, ...rateHeaders } })
-    const route = () => this.#apply(match, body.value, url, incoming.handlerFault)
+    const route = () => this.#apply(match, body.value, query, url, incoming.handlerFault)
 
     const key = method === 'POST' || method === 'PATCH' ? headers['idempotency-key'] : undefined
     if (!key) {
@@ -194,6 +197,7 @@ export class RequestPipeline {
   #apply(
     match: { route: Route; params: Map<string, string> },
     body: unknown,
+    query: URLSearchParams,
     url: string,
     handlerFault: FakeStatusFault | undefined,
   ): Reply {
@@ -202,6 +206,7 @@ export class RequestPipeline {
       const reply = match.route.handle({
         state: this.#state(),
         params: match.params,
+        query,
         body,
         missingNotification: this.#options.missingNotification ?? '404',
         requestId: prefixedId('req_', this.#state().now()),

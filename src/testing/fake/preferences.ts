@@ -98,10 +98,14 @@ function mergedChannels(
  * The v2 preferences shape, as the server lists it. `global.channels` lists the channels the
  * environment's active workflows use (the fake also lists any channel the subscriber set globally,
  * so a test that sets one sees it); `global.schedule` is there once one was stored. `workflows[]`
- * lists the active workflows that are not critical, each with the channels of its steps, and
+ * lists the active workflows that `listed` keeps (by default those that are not critical), each with the channels of its steps, and
  * `updatedAt` when the subscriber set preferences for it.
  */
-export function preferencesView(state: FakeState, subscriberId: string): FakePreferences {
+export function preferencesView(
+  state: FakeState,
+  subscriberId: string,
+  listed: (workflow: StoredWorkflow) => boolean = (workflow) => !workflow.critical,
+): FakePreferences {
   const prefs = state.preferences.get(subscriberId)
   const active = [...state.workflows.values()].filter((workflow) => workflow.active)
   const used = new Set<FakeChannel>(active.flatMap(channelsOf))
@@ -113,24 +117,22 @@ export function preferencesView(state: FakeState, subscriberId: string): FakePre
       channels: pick([...used], (channel) => global?.channels[channel] ?? true),
       ...(global?.schedule ? { schedule: structuredClone(global.schedule) } : {}),
     },
-    workflows: active
-      .filter((workflow) => !workflow.critical)
-      .map((workflow) => {
-        const own = prefs?.workflows.get(workflow._id)
-        const channels = channelsOf(workflow)
-        return {
-          enabled: true,
-          channels: mergedChannels(prefs, own, channels),
-          overrides: overridesOf(channels),
-          ...(own ? { updatedAt: own.updatedAt } : {}),
-          workflow: {
-            slug: workflow.slug,
-            identifier: workflow.identifier,
-            name: workflow.name,
-            updatedAt: workflow.updatedAt,
-          },
-        }
-      }),
+    workflows: active.filter(listed).map((workflow) => {
+      const own = prefs?.workflows.get(workflow._id)
+      const channels = channelsOf(workflow)
+      return {
+        enabled: true,
+        channels: mergedChannels(prefs, own, channels),
+        overrides: overridesOf(channels),
+        ...(own ? { updatedAt: own.updatedAt } : {}),
+        workflow: {
+          slug: workflow.slug,
+          identifier: workflow.identifier,
+          name: workflow.name,
+          updatedAt: workflow.updatedAt,
+        },
+      }
+    }),
   }
 }
 

@@ -8,7 +8,7 @@ type CostName = 'single' | 'bulk'
 const COST_UNITS: Record<CostName, number> = { single: 1, bulk: 100 }
 
 /**
- * The category and cost the server's controllers declare for each of the seven routes: the events
+ * The category and cost the server's controllers declare for each of the nine routes: the events
  * controller is `trigger` (bulk and broadcast cost `bulk`), both subscribers controllers are
  * `configuration`, and the notifications controller declares none, so it is `global`.
  */
@@ -20,6 +20,8 @@ const ROUTE_LIMITS: Record<string, { category: RateLimitCategory; cost: CostName
   'GET /v1/notifications/:notificationId': { category: 'global', cost: 'single' },
   'POST /v1/subscribers/:subscriberId/messages/mark-all': { category: 'configuration', cost: 'single' },
   'PATCH /v2/subscribers/:subscriberId/preferences': { category: 'configuration', cost: 'single' },
+  'GET /v1/notifications': { category: 'global', cost: 'single' },
+  'GET /v2/subscribers/:subscriberId/preferences': { category: 'configuration', cost: 'single' },
 }
 
 /** The server's refill window: `RateLimit-Limit` is what one window refills. */

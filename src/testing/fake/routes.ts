@@ -2,6 +2,7 @@ import { advance } from './engine.js'
 import { HttpError, isRecord, ok, type Reply } from './http.js'
 import { markAll } from './messages.js'
 import { updatePreferences } from './preferences.js'
+import { getPreferences, listNotifications } from './reads.js'
 import type { FakeState } from './state.js'
 import { broadcast, cancel, trigger, triggerBulk } from './triggers.js'
 import {
@@ -20,6 +21,8 @@ export interface RouteContext {
   state: FakeState
   /** Decoded path parameters. */
   params: ReadonlyMap<string, string>
+  /** The query parameters (the reads). */
+  query: URLSearchParams
   body: unknown
   missingNotification: '404' | 'null'
   /** The server's id of this request (`req_…`), which a trigger's `activityFeedLink` carries. */
@@ -40,12 +43,22 @@ function param(context: RouteContext, name: string): string {
 }
 
 /**
- * The seven operations with the success statuses of the real server. Each first runs the delays and
+ * The nine operations with the success statuses of the real server. Each first runs the delays and
  * digests that fell due since the last request, so a request sees the state the server's worker
  * would have reached by then.
  */
 export const ROUTES: readonly Route[] = (
   [
+    {
+      method: 'GET',
+      pattern: '/v2/subscribers/:subscriberId/preferences',
+      handle: (c) => ok(200, getPreferences(c.state, param(c, 'subscriberId'), c.query)),
+    },
+    {
+      method: 'GET',
+      pattern: '/v1/notifications',
+      handle: (c) => ok(200, listNotifications(c.state, c.query)),
+    },
     {
       method: 'PATCH',
       pattern: '/v2/subscribers/:subscriberId/preferences',

@@ -3,7 +3,7 @@ import { ROUTES, type RouteMethod } from '../fake/routes.js'
 import { msw } from './msw-module.js'
 
 /**
- * The fake's seven routes as msw request handlers, on any origin, each answered by `fake.handle`:
+ * The fake's nine routes as msw request handlers, on any origin, each answered by `fake.handle`:
  * for your own msw server (code that sends through the global `fetch`, which msw intercepts), or for
  * {@link createMswDispatcher} (clients on undici). Requests to other paths fall through to your other
  * handlers, or to msw's `onUnhandledRequest`. A new list on each call; a fake (any object with its

@@ -35,7 +35,7 @@ describe('fake.dispatcher', () => {
 })
 
 describe('fakeHandlers(fake)', () => {
-  it('serve the seven routes on any origin through msw', async () => {
+  it('serve the nine routes on any origin through msw', async () => {
     const fake = seededFake()
     const response = await request('https://anything.example/v1/events/trigger', {
       method: 'POST',
@@ -45,7 +45,7 @@ describe('fakeHandlers(fake)', () => {
     })
     expect(response.statusCode).toBe(201)
     await response.body.dump()
-    expect(fakeHandlers(fake)).toHaveLength(7)
+    expect(fakeHandlers(fake)).toHaveLength(9)
   })
 
   it('leave other paths to other handlers', async () => {

@@ -56,10 +56,14 @@ export const PreferenceOverrideSourceSchema = deferred(() =>
   openEnum(['subscriber', 'template', 'workflowOverride']),
 )
 
-/** One entry of `workflows[]` in the preferences: one per workflow with preferences of its own. */
+/**
+ * One entry of `workflows[]` in the preferences: one per active workflow; `updatedAt` is when the
+ * subscriber last set preferences for it, absent until they do.
+ */
 export const WorkflowPreferenceSchema = deferred(() =>
   z.looseObject({
     enabled: optionalBoolean,
+    updatedAt: optionalString,
     channels: z.optional(ChannelPreferenceResultSchema),
     overrides: z.optional(
       z.array(z.looseObject({ channel: ChannelNameSchema, source: PreferenceOverrideSourceSchema })),

@@ -105,5 +105,7 @@ describe('nested results', () => {
     // @ts-expect-error misspelt
     preferences.globl
     expectTypeOf(preferences).toHaveProperty('global')
+    // When the subscriber last set preferences for the workflow.
+    expectTypeOf(preferences.workflows?.[0]?.updatedAt).toEqualTypeOf<string | undefined>()
   })
 })

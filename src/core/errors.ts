@@ -619,7 +619,11 @@ export interface BulkChunkFailure {
    * went out: its `issues` paths start with the event's position; fix it and send it again. A
    * `TriggerNotSentError` means the server answered and sent nothing for that event: the same call
    * again replays that answer, so fix the cause and send the event under a new key. Any other error
-   * means the request failed: the same call with the same key sends it again safely.
+   * means the request failed: the same call with the same key sends it again safely, unless the
+   * server recorded the error for the chunk's key (an `IdempotencyReplayError`, or an `ApiError` that
+   * echoes the `idempotency-key` header, which the client does not retry): that key only replays it,
+   * so send those events under a new key, with their own `transactionId`s, which the server ignores
+   * if it has seen them.
    */
   error: NotifyKitError
 }

@@ -28,7 +28,19 @@ import {
 import type { FakeServiceOptions } from '../src/testing/index.js'
 import { API_KEY } from './fixtures.js'
 import { log, NODE_ESM_BUNDLE, resultsDir, root, runNodeForJson, startFake, startServer } from './harness.js'
-import { type FleetFigure, fleet, fleetRows, type OutageFigure, outage, outageRows } from './scale-fleet.js'
+import {
+  estimateSeconds,
+  type FleetFigure,
+  type FleetRow,
+  fleet,
+  fleetLine,
+  fleetRows,
+  matrixRows,
+  type OutageFigure,
+  outage,
+  outageRows,
+  PLAN_NAMES,
+} from './scale-fleet.js'
 import {
   type FakeStats,
   type MemoryReport,
@@ -282,6 +294,7 @@ export interface ScaleResult {
 
 export async function measureScale(
   only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES),
+  rows: FleetRow[] = matrixRows(),
 ): Promise<ScaleResult> {
   const scripts = await compileScripts()
   const result: ScaleResult = {}
@@ -306,8 +319,10 @@ export async function measureScale(
     result.crash = await crashAndResume(scripts)
   }
   if (only.has('fleet')) {
-    log('scale 5/6: fleets of 1, 4 and 8 processes with the same key against the bucket (about 45 s)')
-    result.fleet = await fleet(scripts, BUCKET)
+    log(
+      `scale 5/6: ${rows.length} fleets on the service's plans, cold processes (about ${Math.round(estimateSeconds(rows) / 60)} min if this machine serves every plan's rate)`,
+    )
+    result.fleet = await fleet(scripts, rows, (figure) => log(`  ${figure.row.name}: ${fleetLine(figure)}`))
   }
   if (only.has('outage')) {
     log('scale 6/6: 8 processes × 50 triggers against 503 to everything, then recovery (about 10 s)')
@@ -411,7 +426,7 @@ export function scaleRows(result: ScaleResult): Row[] {
       : []),
     ...(result.faults ? faultRows(result.faults) : []),
     ...(result.crash ? crashRows(result.crash) : []),
-    ...(result.fleet ? fleetRows(result.fleet, BUCKET) : []),
+    ...(result.fleet ? fleetRows(result.fleet) : []),
     ...(result.outage ? outageRows(result.outage) : []),
   ]
 }
@@ -426,11 +441,14 @@ export function scaleTable(result: ScaleResult): string {
 }
 
 /** Measures, prints the table, and writes bench/results/scale-latest.json and scale-latest.md. */
-export async function runScale(only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES)): Promise<void> {
+export async function runScale(
+  only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES),
+  rows: FleetRow[] = matrixRows(),
+): Promise<void> {
   const started = performance.now()
   // The machine is shared: what else ran is part of every figure.
   const loadAtStart = loadavg().map((load) => round(load, 2))
-  const result = await measureScale(only)
+  const result = await measureScale(only, rows)
   const figures = only.size < SCALE_FIGURES.length ? `figures ${[...only].join(', ')}; ` : ''
   const markdown = `Sending at scale (${figures}node ${process.version}, load average ${loadAtStart.join(' ')} at start, ${loadavg()
     .map((load) => round(load, 2))
@@ -454,7 +472,42 @@ function figuresOf(only: string | undefined): Set<ScaleFigure> {
   return new Set(SCALE_FIGURES.filter((figure) => names.includes(figure)))
 }
 
+/** `--plan free,pro` and `--row "pro 8 apart,pro churn"`: the fleet rows named, on the plans named. */
+function rowsOf(plans: string | undefined, names: string | undefined): FleetRow[] {
+  const list = (value: string | undefined) => value?.split(',').map((name) => name.trim())
+  const wantedPlans = list(plans) ?? PLAN_NAMES
+  const unknownPlans = wantedPlans.filter((plan) => !(PLAN_NAMES as string[]).includes(plan))
+  if (unknownPlans.length > 0)
+    throw new Error(`--plan takes ${PLAN_NAMES.join(', ')}; not ${unknownPlans.join(', ')}`)
+  const wantedRows = list(names)
+  const rows = matrixRows().filter(
+    (row) => wantedPlans.includes(row.plan) && (wantedRows === undefined || wantedRows.includes(row.name)),
+  )
+  if (rows.length === 0) {
+    throw new Error(
+      `no fleet row matches; rows are named as: ${matrixRows()
+        .map((row) => row.name)
+        .join(', ')}`,
+    )
+  }
+  return rows
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { only: { type: 'string' } } })
-  await runScale(figuresOf(values.only))
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      plan: { type: 'string' },
+      row: { type: 'string' },
+      estimate: { type: 'boolean' },
+    },
+  })
+  const rows = rowsOf(values.plan, values.row)
+  if (values.estimate) {
+    process.stdout.write(
+      `${rows.length} fleet rows: about ${Math.round(estimateSeconds(rows))} s at the plans' rates\n`,
+    )
+  } else {
+    await runScale(figuresOf(values.only), rows)
+  }
 }

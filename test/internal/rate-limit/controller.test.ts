@@ -58,11 +58,6 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
     return { status, headers }
   }
 
-  /** Moves the fake clock to `ms` after the start, to the next whole millisecond. */
-  async function at(ms: number): Promise<void> {
-    await vi.advanceTimersByTimeAsync(START + Math.ceil(ms) - Date.now())
-  }
-
   /**
    * Whether `units` go at once from a new client after `setup`: the share of a newcomer shows as
    * what it may send at once, its part of the room above the level.

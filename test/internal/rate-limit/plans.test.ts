@@ -25,7 +25,7 @@ afterEach(() => {
 
 /** The server's token bucket for a plan, answering with its headers. */
 function bucketOf({ plan, rate, burst }: (typeof PLANS)[number]) {
-  let tokens = burst
+  let tokens: number = burst
   let updatedAt = Date.now()
   const statuses: number[] = []
   const policy = `${rate * 5};w=5;burst=${burst};comment="token bucket";category="trigger";cost="bulk";serviceLevel="${plan}"`

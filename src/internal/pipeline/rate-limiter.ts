@@ -104,8 +104,9 @@ export function createRateLimiter(): Pacer {
     credit = units
     creditAt = now
   }
-  const setShare = (value: number, now: number) => {
-    setCredit(creditAtTime(now), now)
+  /** A new share from now on, or from the end of a pause: what the pause left owed stays owed. */
+  const setShare = (value: number, now: number, from = Math.max(now, creditAt)) => {
+    setCredit(creditAtTime(from), from)
     share = Math.max(MIN_SHARE, Math.min(1, value))
   }
 

@@ -390,7 +390,9 @@ export function fleetLine(figure: FleetFigure): string {
   const ended = figure.processes.map((process) => fixed(process.endedAt / 1000, 1)).join(' ')
   return [
     `${v.status429} 429s of ${thousands(v.requests)} requests (${fixed((100 * v.status429) / v.requests, 1)}%, allowed ${row.members.length === 1 ? 0 : fixed(v.allowed429, 1)})${others > 0 ? `, ${others} other non-2xx` : ''}`,
-    `${fixed(figure.seconds, 1)} s, ${fixed(v.timeOverIdeal, 3)}× ideal ${fixed(idealSeconds(figure), 1)} s`,
+    idealSeconds(figure) > 0
+      ? `${fixed(figure.seconds, 1)} s, ${fixed(v.timeOverIdeal, 3)}× ideal ${fixed(idealSeconds(figure), 1)} s`
+      : `${fixed(figure.seconds, 1)} s (within the burst: the bucket sets no pace), ${thousands(Math.round(events / figure.seconds))} events/s`,
     `applied ${thousands(server.distinctEvents)} of ${thousands(events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed; ${clients.retries} retries`,
     ...(fairness === undefined
       ? []
@@ -409,7 +411,7 @@ export function fleetRows(figures: FleetFigure[]): Row[] {
     return [
       `5. ${figure.row.name} (${figure.row.plan}: ${thousands(perSecond)}/s, burst ${thousands(burst)}), ${figure.row.members.map((member) => thousands(member.events)).join('/')} events per process, cold`,
       fleetLine(figure),
-      `429s ≤ max(2%, 1 per process), 0 alone; every event once${figure.row.judged ? '; Jain ≥ 0.95' : ''}; time ≤ 1.15× (1.05× alone) where the machine serves the rate: ${met} (time ${fixed(v.timeOverIdeal, 2)}×)`,
+      `429s ≤ max(2%, 1 per process), 0 alone; every event once${figure.row.judged ? '; Jain ≥ 0.95' : ''}: ${met}; time ≤ 1.15× ideal (1.05× alone) where the machine serves the rate${idealSeconds(figure) > 0 ? `: ${fixed(v.timeOverIdeal, 2)}×` : ''}`,
       'info',
     ]
   })

@@ -163,6 +163,24 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       expect(Math.abs(waited - (10 + share * (LEVEL - 70)) / (share * R))).toBeLessThanOrEqual(1)
     })
 
+    // On free the decided client's credit would not hold the two requests either.
+    it.skipIf(name === 'free')(
+      'decides a window after its first answer, whatever 429 came between',
+      async () => {
+        const client = newClient()
+        client.send(10, CAPACITY - 10)
+        await later(0.5)
+        client.send(10, CAPACITY - 100, { status: 429 })
+        await later(0.5)
+        // A window after its first answer: this report is its first decision, and lifts the newcomer's
+        // one request in flight (two of 60 units go at once).
+        client.send(10, LEVEL)
+        client.read(CAPACITY - 10)
+        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
+        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
+      },
+    )
+
     it('sends one bulk request before its first answer, whatever the server, and waits for that answer', async () => {
       const client = newClient()
       const first = client.limiter.acquire(100, {}, undefined) as number

@@ -366,6 +366,13 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       expectShare(await client.share(), 0.49)
     })
 
+    it('cuts on a 429 without RateLimit headers too, as a proxy in front of the service answers', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      client.limiter.settle(0, 1, { status: 429, headers: {} })
+      expectShare(await client.share(), 0.7)
+    })
+
     it("is the window's decision: it does not cut right after the window's report", async () => {
       const client = await decided(ABOVE, LEVEL)
       client.read(LEVEL, { status: 429 })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AbortError } from '../../../src/index.js'
+import { AbortError, TimeoutError } from '../../../src/index.js'
 import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.js'
 
 // The 429 path and the waiting line of one client's pacer, to the millisecond, on a fake clock. The
@@ -206,5 +206,34 @@ describe('the waiting line', () => {
     // Its units were not charged.
     expect(track(limiter, 1).at).toBeUndefined()
     await vi.advanceTimersByTimeAsync(1)
+  })
+})
+
+describe('the deadline', () => {
+  it('refuses at once a request whose turn comes at its deadline or after; one a millisecond earlier waits', async () => {
+    const limiter = await aloneClient()
+    // Its turn: 10 units at a unit per ms, 10 ms from now.
+    expect(() => limiter.acquire(10, { deadlineMs: 10 }, Date.now() + 10)).toThrow(TimeoutError)
+    const waits = limiter.acquire(10, { deadlineMs: 11 }, Date.now() + 11)
+    expect(waits).toBeInstanceOf(Promise)
+    await vi.advanceTimersByTimeAsync(10)
+    expect(await waits).toBe(610)
+  })
+})
+
+describe("a newcomer's read a window after its first answer", () => {
+  it('waits for the bucket to hold the request beyond what the client has in flight', async () => {
+    // A bucket of 100 refilled 100 a second: the level 40, a window 400 ms. Alone, half of the 50
+    // above the level is the newcomer's; those 25 go and stay in flight.
+    const policy = '100;w=1;burst=100'
+    const limiter = createRateLimiter()
+    const first = limiter.acquire(10, {}, undefined) as number
+    limiter.settle(10, first, answer(90, 201, {}, policy))
+    expect(typeof limiter.acquire(25, {}, undefined)).toBe('number')
+    // 70 more: the bucket said 90, but 25 of those are this client's in flight. No read at 400 ms;
+    // the credit's 30 (all it can hold) at half the refill, 600 ms.
+    const next = track(limiter, 70)
+    await vi.advanceTimersByTimeAsync(700)
+    expect(next.at).toBe(600)
   })
 })

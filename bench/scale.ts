@@ -1,15 +1,18 @@
 // `npm run bench:scale` (also the last section of `npm run bench`): sending at scale, against
-// servers in processes of their own on 127.0.0.1. About four minutes: figure 1 is rate-limited to
-// 50 s twice over, figure 5 to about 40 s. Prints a table, writes bench/results/scale-latest.json and
-// scale-latest.md. `npm run bench:scale -- --only fleet,outage` runs only the figures named (pacing,
-// memory, faults, crash, fleet, outage), and the files then hold only those.
+// servers in processes of their own on 127.0.0.1. About 25 minutes: figure 1 is rate-limited to
+// 50 s twice over, figure 5's matrix to about 17 min (more on a busy machine). Prints a table, writes
+// bench/results/scale-latest.json and scale-latest.md. `npm run bench:scale -- --only fleet,outage`
+// runs only the figures named (pacing, memory, faults, crash, fleet, outage), and the files then hold
+// only those; `--plan pro` and `--row "pro 8 apart"` pick the fleet rows, `--estimate` prints their
+// run time without running them.
 //
 // 1. Pacing: 100,000 events through triggerStream against the fake's bucket (2,000 units/s, burst
 //    2,200) at concurrency 4, beside the array triggerBulk with rateLimit 'off'.
 // 2. Memory: 1,000,000 events from an async generator through triggerStream, client RSS growth.
 // 3. Faults: 5% of requests answered 503, 1% dropped after being applied: each event applied once.
 // 4. Crash: a client killed with SIGKILL part-way, resumed with the same key and startAtChunk.
-// 5. Fleet: 1, 4 and 8 client processes with the same key against figure 1's bucket (scale-fleet.ts).
+// 5. Fleet: on each of the four plans, 1, 2, 4 and 8 cold client processes with the same key,
+//    together and 250 ms apart, and a fleet whose processes leave and join (scale-fleet.ts).
 // 6. Outage: 8 client processes against a server answering 503 to everything, then its recovery.
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'

@@ -59,16 +59,24 @@ async function runUntil(done: () => boolean): Promise<void> {
   }
 }
 
-let seed = Number(process.argv[2] ?? 1)
+const PLANS = { free: 60, pro: 240, business: 600, enterprise: 6_000 } as const
+type Plan = keyof typeof PLANS
+const planArg = (process.argv[2] ?? 'pro') as Plan
+let seed = Number(process.argv[3] ?? 1)
 const random = () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
   return seed / 2_147_483_648
 }
 const oneWayMs = () => (random() < 0.05 ? 20 + random() * 40 : 1 + random() * 8)
 
-const PER_SECOND = 2_000
-const BURST = 2_200
-const POLICY = `${PER_SECOND * 5};w=5;burst=${BURST};comment="token bucket";category="trigger";cost="bulk";serviceLevel="unlimited"`
+let PER_SECOND = 240
+let BURST = 1_320
+let POLICY = ''
+function usePlan(plan: Plan) {
+  PER_SECOND = PLANS[plan]
+  BURST = Math.floor(PER_SECOND * 5 * 1.1)
+  POLICY = `${PER_SECOND * 5};w=5;burst=${BURST};comment="token bucket";category="trigger";cost="bulk";serviceLevel="${plan}"`
+}
 
 function newBucket() {
   let tokens = BURST
@@ -117,6 +125,13 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
           const mark = await pacer.acquire(100, {}, undefined)
           await sleep(oneWayMs())
           const answer = bucket.take(100)
+          if (process.env.TRACE)
+            console.log(
+              ((now - startedAt) / 1000).toFixed(2),
+              c,
+              answer.status,
+              answer.headers['ratelimit-remaining'],
+            )
           await sleep(oneWayMs())
           pacer.settle(100, mark, answer)
           if (answer.status === 201) break
@@ -153,36 +168,43 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
   }
   const lastStart = Math.max(...reports.map((report) => report.start))
   const firstEnd = Math.min(...reports.map((report) => report.end))
-  const rates = reports.map((report) =>
-    staggerMs > 0
-      ? unitsIn(report, lastStart, firstEnd) / (firstEnd - lastStart)
-      : (100 * chunks) / (report.end - report.start),
+  const from = lastStart + 1_000
+  const rates = reports.map(
+    (report) => (100 * report.ends.filter((end) => end > from && end <= firstEnd).length) / (firstEnd - from),
   )
+  void unitsIn
   const requests = bucket.statuses[201] + bucket.statuses[429]
   const idealMs = ((clients * chunks * 100 - BURST) / PER_SECOND) * 1000
   const mean = sum(rates) / rates.length
   return {
     timeOverIdeal: (now - startedAt) / idealMs,
     refused: bucket.statuses[429] / requests,
+    refusedCount: bucket.statuses[429],
     jain: jainIndex(rates),
     spread: [Math.min(...rates) / mean - 1, Math.max(...rates) / mean - 1],
   }
 }
 
-const SCENARIOS: Scenario[] = [
-  { name: '1 client', clients: 1, chunks: 200, staggerMs: 0 },
-  { name: '8 together', clients: 8, chunks: 50, staggerMs: 0 },
-  { name: '8, 250 ms apart', clients: 8, chunks: 50, staggerMs: 250 },
-  { name: '8 in bursts of 4 chunks', clients: 8, chunks: 50, staggerMs: 0, burst: 4 },
-  { name: '16 together', clients: 16, chunks: 50, staggerMs: 0 },
-  { name: '32 together', clients: 32, chunks: 50, staggerMs: 0 },
-]
+const plans = planArg === ('all' as Plan) ? (Object.keys(PLANS) as Plan[]) : [planArg]
 const percent = (ratio: number) => `${(100 * ratio).toFixed(1)}%`
-for (const scenario of SCENARIOS) {
-  const { timeOverIdeal, refused, jain, spread } = await run(scenario)
-  const [low, high] = spread.map((ratio) => `${ratio >= 0 ? '+' : '−'}${Math.abs(100 * ratio).toFixed(0)}%`)
-  console.log(
-    `${scenario.name.padEnd(24)} ${timeOverIdeal.toFixed(3)}× ideal, ${percent(refused)} refused, Jain's index ${jain.toFixed(3)}, ${low} to ${high} of the mean`,
+for (const plan of plans) {
+  usePlan(plan)
+  const chunks = Math.ceil((2 * BURST) / 100)
+  const scenarios: Scenario[] = [1, 2, 4, 8].flatMap((clients) =>
+    [0, 250].map((staggerMs) => ({
+      name: `${plan} ${clients}${staggerMs ? ' apart' : ''}`,
+      clients,
+      chunks,
+      staggerMs,
+    })),
   )
-  now += 60_000
+  scenarios.push({ name: `${plan} 16`, clients: 16, chunks, staggerMs: 0 })
+  for (const scenario of scenarios.filter((one) => !process.env.ONLY || one.name === process.env.ONLY)) {
+    const { timeOverIdeal, refused, refusedCount, jain, spread } = await run(scenario)
+    const [low, high] = spread.map((ratio) => `${ratio >= 0 ? '+' : '−'}${Math.abs(100 * ratio).toFixed(0)}%`)
+    console.log(
+      `${scenario.name.padEnd(18)} ${timeOverIdeal.toFixed(3)}× ideal, ${String(refusedCount).padStart(4)} ${percent(refused).padStart(6)} refused, Jain ${jain.toFixed(3)}, ${low} to ${high}`,
+    )
+    now += 60_000
+  }
 }

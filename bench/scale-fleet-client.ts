@@ -3,9 +3,10 @@
 // own and the default options (retries, pacing), as each instance of a serverless function would.
 // Only the logger is set, to count attempts, 429s and retries from the client's own log lines.
 //
-// It prints `{ "ready": true }` once loaded and waits for `go` on stdin, so that the fleet starts
-// together rather than process by process as each finishes loading; the outage task then waits for
-// `probe` between its two phases, so that the server counts the calls' attempts alone.
+// A stream task starts sending as soon as it is loaded, as a cold serverless instance does: the
+// fleet is spawned process by process at the times each should start. The outage task prints
+// `{ "ready": true }` once loaded and waits for `go` on stdin, so that its processes start together,
+// then waits for `probe` between its two phases, so that the server counts the calls' attempts alone.
 import { createInterface } from 'node:readline'
 import { type Logger, NotificationClient } from '../src/index.js'
 import { API_KEY } from './fixtures.js'
@@ -115,11 +116,11 @@ function probeUntilSuccess(task: Extract<FleetClientConfig, { task: 'outage' }>)
   })
 }
 
-answer({ ready: true })
-await waitFor('go')
 if (config.task === 'stream') {
   answer(await stream(config))
 } else {
+  answer({ ready: true })
+  await waitFor('go')
   answer(await callThroughOutage(config))
   await waitFor('probe')
   answer(await probeUntilSuccess(config))

@@ -3,13 +3,16 @@
 // only the server sees them all. Each process is scale-fleet-client.ts; the server is the fake in
 // its own process (scale-fake.ts), which counts every answer it gives.
 //
-// 5. Fleet: N processes (1, 4, 8) stream their share of the events through triggerStream at
-//    concurrency 4 against the fake's bucket (the pacing figure's: 2,000 units/s, burst 2,200); the
-//    8 once started together and once 250 ms apart, with Jain's fairness index over their throughput.
+// 5. Fleet matrix: on each of the service's plans (the fake's `rateLimit: { plan }`), fleets of 1, 2,
+//    4 and 8 processes stream their events through triggerStream at concurrency 4, started together
+//    and 250 ms apart. Every process is cold: spawned at its start, it loads the package and sends.
+//    Each process sends twice the plan's burst, so that the fleet's run is long against the burst
+//    and the time while all run is long against a process's start. Then one fleet whose processes
+//    leave and others join mid-run.
 // 6. Outage: 8 processes make 50 triggers each while the server answers 503 to everything, then
 //    keep calling every 100 ms while it recovers: the attempts the outage drew, and how long after
 //    the recovery each process's calls succeed again.
-import type { FakeTokenBucket } from '../src/testing/index.js'
+import type { FakePlan } from '../src/testing/index.js'
 import { type LineProcess, startFake, startLineProcess } from './harness.js'
 import type {
   ClientCounts,
@@ -26,17 +29,22 @@ export interface FleetScripts {
   fleetClient: string
 }
 
-/** Events in all, split evenly; 8 processes send twice as many, so that the run is not over in the burst. */
-const FLEETS = [
-  { processes: 1, events: 20_000, staggerMs: 0 },
-  { processes: 4, events: 20_000, staggerMs: 0 },
-  { processes: 8, events: 40_000, staggerMs: 0 },
-  { processes: 8, events: 40_000, staggerMs: 250 },
-]
-/** The last process to start is judged on its throughput from this long after its start. */
-const JOINER_SETTLED_MS = 3_000
-/** triggerStream's concurrency in each process, as in the pacing figure. */
+/** The service's plans: the trigger bucket's rate per second, and what it holds (5 s of it, + 10%). */
+export const PLANS: Record<FakePlan, { perSecond: number; burst: number }> = {
+  free: { perSecond: 60, burst: 330 },
+  pro: { perSecond: 240, burst: 1_320 },
+  business: { perSecond: 600, burst: 3_300 },
+  enterprise: { perSecond: 6_000, burst: 33_000 },
+}
+export const PLAN_NAMES = Object.keys(PLANS) as FakePlan[]
+/** Between two processes' starts, in the rows started apart. */
+const STAGGER_MS = 250
+/** Fairness is judged from this long after the last process started, to the first end. */
+const SETTLED_MS = 1_000
+/** triggerStream's concurrency in each process. */
 const STREAM_CONCURRENCY = 4
+/** A process's events, in bursts of the plan's bucket: the fleet runs long against the burst. */
+const WORK_IN_BURSTS = 2
 const OUTAGE = {
   processes: 8,
   callsPerProcess: 50,
@@ -55,58 +63,114 @@ const OUTAGE = {
   probingBeforeRecoveryMs: 2_000,
 }
 
-export interface FleetFigure {
-  processes: number
+/** One process of a row: when it is spawned (ms after the row's start) and its events. */
+interface Member {
+  startMs: number
   events: number
-  /** Between two processes' starts. */
-  staggerMs: number
-  /** From the first process's start to the last one's end. */
+}
+
+/** A row of the matrix: its plan and processes. */
+export interface FleetRow {
+  /** `<plan> <n> together`, `<plan> <n> apart`, or `<plan> churn`: the name `--row` takes. */
+  name: string
+  plan: FakePlan
+  members: Member[]
+  /** Whether Jain's index is judged: equal work, large against the burst, all running at once. */
+  judged: boolean
+}
+
+/**
+ * Events per process: twice the plan's burst, in whole chunks of 100. Except on enterprise, whose
+ * rate this 2-core machine cannot serve: its processes share twice the burst among the largest
+ * fleet, so that its rows end in minutes; they are bound by the machine, not by the bucket.
+ */
+const workOf = (plan: FakePlan) =>
+  Math.ceil((WORK_IN_BURSTS * PLANS[plan].burst) / (plan === BOUND_BY_MACHINE ? 8 : 1) / 100) * 100
+/** The plan whose rate the machine cannot serve: its rows' Jain's index is shown, not judged. */
+const BOUND_BY_MACHINE: FakePlan = 'enterprise'
+
+/** The matrix: per plan, 1 process, then 2, 4 and 8 started together and apart; the churn fleet. */
+export function matrixRows(): FleetRow[] {
+  const rows: FleetRow[] = []
+  for (const plan of PLAN_NAMES) {
+    const events = workOf(plan)
+    rows.push({ name: `${plan} 1`, plan, members: [{ startMs: 0, events }], judged: false })
+    for (const processes of [2, 4, 8]) {
+      for (const [start, stagger] of [
+        ['together', 0],
+        ['apart', STAGGER_MS],
+      ] as const) {
+        const members = Array.from({ length: processes }, (_, k) => ({ startMs: k * stagger, events }))
+        rows.push({
+          name: `${plan} ${processes} ${start}`,
+          plan,
+          members,
+          judged: plan !== BOUND_BY_MACHINE,
+        })
+      }
+    }
+  }
+  // Churn, on pro: four start together; two of them have half the work and leave; two join later,
+  // one when the first leave and one a burst's refill after.
+  const events = workOf('pro')
+  const leaveMs = ((4 * events) / 2 / PLANS.pro.perSecond) * 1000 * 0.6
+  rows.push({
+    name: 'pro churn',
+    plan: 'pro',
+    members: [
+      { startMs: 0, events },
+      { startMs: 0, events },
+      { startMs: 0, events: events / 2 },
+      { startMs: 0, events: events / 2 },
+      { startMs: Math.round(leaveMs), events },
+      { startMs: Math.round(leaveMs + (PLANS.pro.burst / PLANS.pro.perSecond) * 1000), events },
+    ],
+    judged: false,
+  })
+  return rows
+}
+
+export interface FleetFigure {
+  row: FleetRow
+  /** From the first process's first request to the last one's end. */
   seconds: number
-  /** Each process's own time: how evenly the bucket was shared. */
-  processSeconds: number[]
+  /** Each process: spawned, started sending (loaded), ended; ms after the row's start. */
+  processes: { spawnedAt: number; startedAt: number; endedAt: number }[]
   /** What the fake applied, and every answer it gave by status. */
   server: FakeStats
   /** The processes' own counts, summed. */
   clients: ClientCounts & { chunks: number; failedChunks: number }
-  fairness: Fairness
+  fairness: Fairness | undefined
 }
 
 /**
- * How evenly the processes shared the bucket while all of them ran: from the last start to the
- * first end. Started together with equal work, a process's throughput is its events over its own
- * time; started apart, the events it had applied within that span over the span.
+ * How evenly the processes shared the bucket while all of them ran: from `SETTLED_MS` after the
+ * last one started sending to the first end, the events each had applied in that span.
  */
 export interface Fairness {
-  /** Jain's index over the processes' throughput: 1 when equal, 1/n when one takes all. */
+  /** Jain's index over the processes' events in the span: 1 when equal, 1/n when one takes all. */
   jain: number
-  /** Each process's throughput over the mean, in the order they started. */
+  /** Each process's events in the span over the mean, in the order they started. */
   ofMean: number[]
-  /** The last to start: its throughput from `JOINER_SETTLED_MS` after its start to the first end, over the mean's. */
-  lastJoiner: number | undefined
+  /** The span, in seconds; not positive when a process ended before the last had settled in. */
+  spanSeconds: number
 }
 
-function fairnessOf(reports: FleetStreamReport[], staggered: boolean): Fairness {
-  const appliedIn = (report: FleetStreamReport, from: number, to: number) =>
+function fairnessOf(reports: FleetStreamReport[]): Fairness {
+  const from = Math.max(...reports.map((report) => report.startedAt)) + SETTLED_MS
+  const to = Math.min(...reports.map((report) => report.endedAt))
+  const applied = reports.map((report) =>
     sum(
       report.applied.filter(([at]) => at > from && at <= to),
       ([, events]) => events,
-    )
-  const lastStart = Math.max(...reports.map((report) => report.startedAt))
-  const firstEnd = Math.min(...reports.map((report) => report.endedAt))
-  const rates = staggered
-    ? reports.map((report) => appliedIn(report, lastStart, firstEnd) / (firstEnd - lastStart))
-    : reports.map(
-        (report) => sum(report.applied, ([, events]) => events) / (report.endedAt - report.startedAt),
-      )
-  const mean = sum(rates, (x) => x) / rates.length
-  const settledFrom = lastStart + JOINER_SETTLED_MS
-  const last = reports.find((report) => report.startedAt === lastStart)
-  const lastJoiner =
-    staggered && last !== undefined && settledFrom < firstEnd
-      ? appliedIn(last, settledFrom, firstEnd) /
-        (sum(reports, (report) => appliedIn(report, settledFrom, firstEnd)) / reports.length)
-      : undefined
-  return { jain: jainIndex(rates), ofMean: rates.map((rate) => rate / mean), lastJoiner }
+    ),
+  )
+  const mean = sum(applied, (x) => x) / applied.length
+  return {
+    jain: to > from ? jainIndex(applied) : Number.NaN,
+    ofMean: applied.map((events) => events / mean),
+    spanSeconds: (to - from) / 1000,
+  }
 }
 
 export interface OutageFigure {
@@ -154,58 +218,83 @@ function counts(reports: ClientCounts[]): ClientCounts {
   }
 }
 
-async function fleetOf(
-  scripts: FleetScripts,
-  bucket: FakeTokenBucket,
-  { processes, events, staggerMs }: (typeof FLEETS)[number],
-): Promise<FleetFigure> {
-  const fake = await startFake(scripts.fake, { rateLimit: bucket })
+async function fleetOf(scripts: FleetScripts, row: FleetRow): Promise<FleetFigure> {
+  const fake = await startFake(scripts.fake, { rateLimit: { plan: row.plan } })
   try {
-    const share = events / processes
-    const clients = await startClients(
-      scripts.fleetClient,
-      Array.from({ length: processes }, (_, k) => ({
+    const rowStart = Date.now()
+    let first = 0
+    const runs = row.members.map(async ({ startMs, events }) => {
+      const from = first
+      first += events
+      await new Promise((resolve) => setTimeout(resolve, rowStart + startMs - Date.now()))
+      const spawnedAt = Date.now()
+      const config: FleetClientConfig = {
         task: 'stream',
         port: fake.port,
-        first: k * share,
-        events: share,
+        first: from,
+        events,
         concurrency: STREAM_CONCURRENCY,
-      })),
-    )
-    // Every process loaded before any sends: the fleet starts together, or `staggerMs` apart.
-    const reports = await Promise.all(
-      clients.map(async (client, k) => {
-        await new Promise((resolve) => setTimeout(resolve, k * staggerMs))
-        client.send('go')
-        return client.next<FleetStreamReport>()
-      }),
-    )
-    await Promise.all(clients.map((client) => client.exited))
+      }
+      const client = startLineProcess(scripts.fleetClient, [JSON.stringify(config)])
+      const report = await client.next<FleetStreamReport>()
+      await client.exited
+      return { spawnedAt, report }
+    })
+    const done = await Promise.all(runs)
+    const reports = done.map(({ report }) => report)
     const startedAt = Math.min(...reports.map((report) => report.startedAt))
     const endedAt = Math.max(...reports.map((report) => report.endedAt))
     return {
-      processes,
-      events,
-      staggerMs,
+      row,
       seconds: (endedAt - startedAt) / 1000,
-      processSeconds: reports.map((report) => (report.endedAt - report.startedAt) / 1000),
+      processes: done.map(({ spawnedAt, report }) => ({
+        spawnedAt: spawnedAt - rowStart,
+        startedAt: report.startedAt - rowStart,
+        endedAt: report.endedAt - rowStart,
+      })),
       server: await fake.stats(),
       clients: {
         ...counts(reports),
         chunks: sum(reports, (report) => report.chunks),
         failedChunks: sum(reports, (report) => report.failedChunks),
       },
-      fairness: fairnessOf(reports, staggerMs > 0),
+      // Fairness while all run needs them all running at once with equal work: not the churn fleet.
+      fairness:
+        row.members.length > 1 && row.members.every((member) => member.events === row.members[0]?.events)
+          ? fairnessOf(reports)
+          : undefined,
     }
   } finally {
     fake.stop()
   }
 }
 
-export async function fleet(scripts: FleetScripts, bucket: FakeTokenBucket): Promise<FleetFigure[]> {
+/** Runs the rows given, one after another, logging each as it ends. */
+export async function fleet(
+  scripts: FleetScripts,
+  rows: FleetRow[],
+  onRow: (figure: FleetFigure) => void = () => {},
+): Promise<FleetFigure[]> {
   const figures: FleetFigure[] = []
-  for (const fleet of FLEETS) figures.push(await fleetOf(scripts, bucket, fleet))
+  for (const row of rows) {
+    const figure = await fleetOf(scripts, row)
+    onRow(figure)
+    figures.push(figure)
+  }
   return figures
+}
+
+/**
+ * The rows' run time, estimated before running them: each row takes its events beyond the burst at
+ * the plan's rate (the ideal), plus a few seconds to start; a plan this machine cannot serve takes
+ * longer, which this does not know.
+ */
+export function estimateSeconds(rows: FleetRow[]): number {
+  return sum(rows, (row) => {
+    const { perSecond, burst } = PLANS[row.plan]
+    const events = sum(row.members, (member) => member.events)
+    return Math.max(0, events - burst) / perSecond + 3
+  })
 }
 
 export async function outage(scripts: FleetScripts): Promise<OutageFigure> {
@@ -266,37 +355,67 @@ function answersOf(stats: FakeStats, statusClass: string): number {
 }
 
 /**
- * The ideal is the bucket's own pace: every unit beyond the burst, which is there at the start, at
- * `perSecond` (a bulk request of 100 events costs 100 units, so units = events). `events / perSecond`,
- * the pacing figure's ideal, is shown beside it: at 20,000 events the burst is 11% of the send.
+ * The ideal is the bucket's own pace: every event beyond the burst, which is there at the start, at
+ * the plan's rate (a bulk request of 100 events costs 100 units, so units = events).
  */
-export function fleetRows(figures: FleetFigure[], bucket: FakeTokenBucket): Row[] {
-  const burst = bucket.burst ?? bucket.perSecond
+export function idealSeconds(figure: FleetFigure): number {
+  const { perSecond, burst } = PLANS[figure.row.plan]
+  const events = sum(figure.row.members, (member) => member.events)
+  return Math.max(0, events - burst) / perSecond
+}
+
+/** What the issue asks of a row, and whether the row met it. */
+export function verdicts(figure: FleetFigure) {
+  const { server, fairness, row } = figure
+  const requests = sum(Object.values(server.statuses), (count) => count)
+  const status429 = server.statuses['429'] ?? 0
+  const events = sum(row.members, (member) => member.events)
+  const allowed429 = Math.max(0.02 * requests, row.members.length)
+  const alone = row.members.length === 1
+  return {
+    requests,
+    status429,
+    allowed429,
+    timeOverIdeal: figure.seconds / idealSeconds(figure),
+    appliedOnce: server.distinctEvents === events && server.duplicates === 0,
+    ok429: alone ? status429 === 0 : status429 <= allowed429,
+    jainOk: !row.judged || (fairness !== undefined && fairness.spanSeconds > 0 && fairness.jain >= 0.95),
+  }
+}
+
+/** One line per row: what it measured, for the table and for the log as each row ends. */
+export function fleetLine(figure: FleetFigure): string {
+  const { server, clients, fairness, row } = figure
+  const v = verdicts(figure)
+  const others = v.requests - v.status429 - answersOf(server, '2')
+  const events = sum(row.members, (member) => member.events)
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${fixed(Math.abs(100 * (ratio - 1)), 0)}%`
+  const started = figure.processes.map((process) => fixed(process.startedAt / 1000, 1)).join(' ')
+  const ended = figure.processes.map((process) => fixed(process.endedAt / 1000, 1)).join(' ')
+  return [
+    `${v.status429} 429s of ${thousands(v.requests)} requests (${fixed((100 * v.status429) / v.requests, 1)}%, allowed ${row.members.length === 1 ? 0 : fixed(v.allowed429, 1)})${others > 0 ? `, ${others} other non-2xx` : ''}`,
+    idealSeconds(figure) > 0
+      ? `${fixed(figure.seconds, 1)} s, ${fixed(v.timeOverIdeal, 3)}× ideal ${fixed(idealSeconds(figure), 1)} s`
+      : `${fixed(figure.seconds, 1)} s (within the burst: the bucket sets no pace), ${thousands(Math.round(events / figure.seconds))} events/s`,
+    `applied ${thousands(server.distinctEvents)} of ${thousands(events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed; ${clients.retries} retries`,
+    ...(fairness === undefined
+      ? []
+      : [
+          `Jain's index while all run ${Number.isNaN(fairness.jain) ? '— (a process ended before the last had settled in)' : fixed(fairness.jain, 3)} over ${fixed(fairness.spanSeconds, 1)} s, each against the mean ${fairness.ofMean.map(percent).join(' ')}`,
+        ]),
+    `started at ${started} s, ended at ${ended} s`,
+  ].join('; ')
+}
+
+export function fleetRows(figures: FleetFigure[]): Row[] {
   return figures.map((figure) => {
-    const { server, clients } = figure
-    const ideal = (figure.events - burst) / bucket.perSecond
-    const plain = figure.events / bucket.perSecond
-    const requests = sum(Object.values(server.statuses), (count) => count)
-    const status429 = server.statuses['429'] ?? 0
-    const others = requests - status429 - answersOf(server, '2')
-    const slowest = Math.max(...figure.processSeconds)
-    const fastest = Math.min(...figure.processSeconds)
-    const { fairness } = figure
-    const percent = (ratio: number) => `${ratio >= 1 ? '+' : '−'}${fixed(Math.abs(100 * (ratio - 1)), 0)}%`
+    const { perSecond, burst } = PLANS[figure.row.plan]
+    const v = verdicts(figure)
+    const met = v.ok429 && v.appliedOnce && v.jainOk ? 'met' : 'missed'
     return [
-      `5. fleet of ${figure.processes}, same key, triggerStream at concurrency ${STREAM_CONCURRENCY} each, ${thousands(figure.events)} events in all${figure.staggerMs > 0 ? `, started ${figure.staggerMs} ms apart` : ', started together'}`,
-      [
-        `${fixed(figure.seconds, 1)} s: ${fixed(figure.seconds / ideal, 3)}× ideal ${fixed(ideal, 1)} s ((${thousands(figure.events)} − ${thousands(burst)} burst) units ÷ ${thousands(bucket.perSecond)}/s), ${fixed(figure.seconds / plain, 3)}× ${plain} s (units ÷ ${thousands(bucket.perSecond)}/s); processes ${fixed(fastest, 1)} to ${fixed(slowest, 1)} s`,
-        `server: ${thousands(status429)} 429s of ${thousands(requests)} requests (${fixed((100 * status429) / requests, 1)}%), ${thousands(answersOf(server, '2'))} 2xx${others > 0 ? `, ${others} other` : ''}`,
-        `applied ${thousands(server.distinctEvents)} of ${thousands(figure.events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed`,
-        `clients: ${thousands(clients.retries)} retries, ${thousands(clients.attempts)} attempts, ${thousands(clients.status429)} 429s`,
-        ...(figure.processes > 1
-          ? [
-              `fairness ${figure.staggerMs > 0 ? 'while all run' : 'over each process’s time'}: Jain's index ${fixed(fairness.jain, 3)}, each process against the mean ${fairness.ofMean.map(percent).join(' ')}${fairness.lastJoiner === undefined ? '' : `; the last to start, from ${JOINER_SETTLED_MS / 1000} s after its start: ${percent(fairness.lastJoiner)} of its fair share`}`,
-            ]
-          : []),
-      ].join('; '),
-      '—',
+      `5. ${figure.row.name} (${figure.row.plan}: ${thousands(perSecond)}/s, burst ${thousands(burst)}), ${figure.row.members.map((member) => thousands(member.events)).join('/')} events per process, cold`,
+      fleetLine(figure),
+      `429s ≤ max(2%, 1 per process), 0 alone; every event once${figure.row.judged ? '; Jain ≥ 0.95' : ''}: ${met}; time ≤ 1.15× ideal (1.05× alone) where the machine serves the rate${idealSeconds(figure) > 0 ? `: ${fixed(v.timeOverIdeal, 2)}×` : ''}`,
       'info',
     ]
   })

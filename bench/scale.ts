@@ -1,15 +1,18 @@
 // `npm run bench:scale` (also the last section of `npm run bench`): sending at scale, against
-// servers in processes of their own on 127.0.0.1. About four minutes: figure 1 is rate-limited to
-// 50 s twice over, figure 5 to about 40 s. Prints a table, writes bench/results/scale-latest.json and
-// scale-latest.md. `npm run bench:scale -- --only fleet,outage` runs only the figures named (pacing,
-// memory, faults, crash, fleet, outage), and the files then hold only those.
+// servers in processes of their own on 127.0.0.1. About 25 minutes: figure 1 is rate-limited to
+// 50 s twice over, figure 5's matrix to about 17 min (more on a busy machine). Prints a table, writes
+// bench/results/scale-latest.json and scale-latest.md. `npm run bench:scale -- --only fleet,outage`
+// runs only the figures named (pacing, memory, faults, crash, fleet, outage), and the files then hold
+// only those; `--plan pro` and `--row "pro 8 apart"` pick the fleet rows, `--estimate` prints their
+// run time without running them.
 //
 // 1. Pacing: 100,000 events through triggerStream against the fake's bucket (2,000 units/s, burst
 //    2,200) at concurrency 4, beside the array triggerBulk with rateLimit 'off'.
 // 2. Memory: 1,000,000 events from an async generator through triggerStream, client RSS growth.
 // 3. Faults: 5% of requests answered 503, 1% dropped after being applied: each event applied once.
 // 4. Crash: a client killed with SIGKILL part-way, resumed with the same key and startAtChunk.
-// 5. Fleet: 1, 4 and 8 client processes with the same key against figure 1's bucket (scale-fleet.ts).
+// 5. Fleet: on each of the four plans, 1, 2, 4 and 8 cold client processes with the same key,
+//    together and 250 ms apart, and a fleet whose processes leave and join (scale-fleet.ts).
 // 6. Outage: 8 client processes against a server answering 503 to everything, then its recovery.
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -28,7 +31,19 @@ import {
 import type { FakeServiceOptions } from '../src/testing/index.js'
 import { API_KEY } from './fixtures.js'
 import { log, NODE_ESM_BUNDLE, resultsDir, root, runNodeForJson, startFake, startServer } from './harness.js'
-import { type FleetFigure, fleet, fleetRows, type OutageFigure, outage, outageRows } from './scale-fleet.js'
+import {
+  estimateSeconds,
+  type FleetFigure,
+  type FleetRow,
+  fleet,
+  fleetLine,
+  fleetRows,
+  matrixRows,
+  type OutageFigure,
+  outage,
+  outageRows,
+  PLAN_NAMES,
+} from './scale-fleet.js'
 import {
   type FakeStats,
   type MemoryReport,
@@ -282,6 +297,7 @@ export interface ScaleResult {
 
 export async function measureScale(
   only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES),
+  rows: FleetRow[] = matrixRows(),
 ): Promise<ScaleResult> {
   const scripts = await compileScripts()
   const result: ScaleResult = {}
@@ -306,8 +322,10 @@ export async function measureScale(
     result.crash = await crashAndResume(scripts)
   }
   if (only.has('fleet')) {
-    log('scale 5/6: fleets of 1, 4 and 8 processes with the same key against the bucket (about 45 s)')
-    result.fleet = await fleet(scripts, BUCKET)
+    log(
+      `scale 5/6: ${rows.length} fleets on the service's plans, cold processes (about ${Math.round(estimateSeconds(rows) / 60)} min if this machine serves every plan's rate)`,
+    )
+    result.fleet = await fleet(scripts, rows, (figure) => log(`  ${figure.row.name}: ${fleetLine(figure)}`))
   }
   if (only.has('outage')) {
     log('scale 6/6: 8 processes × 50 triggers against 503 to everything, then recovery (about 10 s)')
@@ -411,7 +429,7 @@ export function scaleRows(result: ScaleResult): Row[] {
       : []),
     ...(result.faults ? faultRows(result.faults) : []),
     ...(result.crash ? crashRows(result.crash) : []),
-    ...(result.fleet ? fleetRows(result.fleet, BUCKET) : []),
+    ...(result.fleet ? fleetRows(result.fleet) : []),
     ...(result.outage ? outageRows(result.outage) : []),
   ]
 }
@@ -426,11 +444,14 @@ export function scaleTable(result: ScaleResult): string {
 }
 
 /** Measures, prints the table, and writes bench/results/scale-latest.json and scale-latest.md. */
-export async function runScale(only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES)): Promise<void> {
+export async function runScale(
+  only: ReadonlySet<ScaleFigure> = new Set(SCALE_FIGURES),
+  rows: FleetRow[] = matrixRows(),
+): Promise<void> {
   const started = performance.now()
   // The machine is shared: what else ran is part of every figure.
   const loadAtStart = loadavg().map((load) => round(load, 2))
-  const result = await measureScale(only)
+  const result = await measureScale(only, rows)
   const figures = only.size < SCALE_FIGURES.length ? `figures ${[...only].join(', ')}; ` : ''
   const markdown = `Sending at scale (${figures}node ${process.version}, load average ${loadAtStart.join(' ')} at start, ${loadavg()
     .map((load) => round(load, 2))
@@ -454,7 +475,42 @@ function figuresOf(only: string | undefined): Set<ScaleFigure> {
   return new Set(SCALE_FIGURES.filter((figure) => names.includes(figure)))
 }
 
+/** `--plan free,pro` and `--row "pro 8 apart,pro churn"`: the fleet rows named, on the plans named. */
+function rowsOf(plans: string | undefined, names: string | undefined): FleetRow[] {
+  const list = (value: string | undefined) => value?.split(',').map((name) => name.trim())
+  const wantedPlans = list(plans) ?? PLAN_NAMES
+  const unknownPlans = wantedPlans.filter((plan) => !(PLAN_NAMES as string[]).includes(plan))
+  if (unknownPlans.length > 0)
+    throw new Error(`--plan takes ${PLAN_NAMES.join(', ')}; not ${unknownPlans.join(', ')}`)
+  const wantedRows = list(names)
+  const rows = matrixRows().filter(
+    (row) => wantedPlans.includes(row.plan) && (wantedRows === undefined || wantedRows.includes(row.name)),
+  )
+  if (rows.length === 0) {
+    throw new Error(
+      `no fleet row matches; rows are named as: ${matrixRows()
+        .map((row) => row.name)
+        .join(', ')}`,
+    )
+  }
+  return rows
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { only: { type: 'string' } } })
-  await runScale(figuresOf(values.only))
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      plan: { type: 'string' },
+      row: { type: 'string' },
+      estimate: { type: 'boolean' },
+    },
+  })
+  const rows = rowsOf(values.plan, values.row)
+  if (values.estimate) {
+    process.stdout.write(
+      `${rows.length} fleet rows: about ${Math.round(estimateSeconds(rows))} s at the plans' rates\n`,
+    )
+  } else {
+    await runScale(figuresOf(values.only), rows)
+  }
 }

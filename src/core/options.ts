@@ -198,9 +198,13 @@ export interface ClientOptions {
    * bucket has refilled; after a 429 every such request of the client waits out its `Retry-After`
    * together. One pacing per API key and origin, shared with the clients `withOptions` derives.
    * Without those headers nothing ever waits. Beside other clients of the same key (a fleet of
-   * serverless instances), each sends at a share of the bucket that it sets once per window from the
-   * `RateLimit-Remaining` they all see: its part of what the fleet drew, scaled down when the fleet
-   * drew too much, plus an equal step, so that clients that never talk converge to equal shares.
+   * serverless instances), each sends at a share of the bucket that it sets once per window (the
+   * time the bucket refills five bulk requests, or two fifths of itself) from the `RateLimit-Remaining`
+   * they all see: its part of what the fleet drew, scaled down when the fleet drew too much, plus an
+   * equal step, so that clients that never talk converge to equal shares. A new instance sends one
+   * bulk request before it knows the bucket. The service's plans allow 60 (free), 240 (pro), 600
+   * (business) and 6,000 (enterprise) trigger events a second, with a bucket of 5.5 s of that; on
+   * free, fleets of more than 2 instances sending bulk requests overdraw it.
    * `'off'`: send at once, and let each 429 be retried on its own. A `RateLimiter` object: your own,
    * shared through a store, in place of this pacing.
    * @example `new NotificationClient({ rateLimit: 'off' })`

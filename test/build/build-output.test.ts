@@ -178,9 +178,9 @@ describe('notifykit/testing where msw is not installed', () => {
     const check = `
       const { NotificationClient } = await import('notifykit')
       const testing = await import('notifykit/testing')
-      const fake = testing.createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', steps: [] }] })
+      const fake = testing.createFakeService({ apiKey: 'k', workflows: [{ identifier: 'w', active: false }] })
       const client = new NotificationClient({ apiKey: 'k', baseUrl: 'https://fake.test', fetch: fake.fetch })
-      // A workflow without steps: the trigger rejects with TriggerNotSentError, which has the status.
+      // An inactive workflow: the trigger rejects with TriggerNotSentError, which has the status.
       const result = await client.events.trigger({ name: 'w', to: 'u1' }).catch((error) => error)
       const require = (await import('node:module')).createRequire(import.meta.url)
       const required = require('notifykit/testing')
@@ -194,7 +194,7 @@ describe('notifykit/testing where msw is not installed', () => {
     })
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toEqual({
-      status: 'no_workflow_steps_defined',
+      status: 'trigger_not_active',
       cjs: 'function',
       // Node's own error for a missing import: it names msw.
       imported: expect.stringMatching(/^Cannot find package 'msw' imported from .*testing[\\/]msw\.js$/),

@@ -27,38 +27,33 @@ export interface Pacer {
 
 // A fleet is many clients (serverless instances) on one API key, so one bucket on the server, that
 // never talk to each other. Each client sends at its share of the bucket's refill, and of what the
-// server says is left above a level the fleet keeps for the requests in flight that no client sees
-// yet (a window's refill, `LEVEL_KEPT` of the bucket at most). Once per window a client sets its
-// share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over the
-// window, with its refill, is what the fleet drew, and the client's own units over that are its
+// server says is left above a level the fleet keeps for the requests in flight no client sees yet:
+// `WINDOW_COSTS` bulk requests, `LEVEL_KEPT` of the bucket at most. A window is the time the refill
+// takes to restore that level, so it spans as many requests on every plan. Once per window a client
+// sets its share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over
+// the window, with its refill, is what the fleet drew, and the client's own units over that are its
 // part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the
 // others' parts and a leaver's is taken up by the next decisions. The new share is the part, scaled
 // down when the fleet drew more than would have kept the level (one factor for every client), plus
 // an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
 // converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
-// A newcomer, and a client that had nothing to send for a window, takes as its share its part of
-// what the bucket lacks (taken as full before it came) until its first decision; meanwhile it has
-// one bulk request in flight at most, so that it sees the others that started with it before it
-// draws much, and it reads the bucket a window after its first answer however small its share, if
-// the bucket holds the request and the client owes nothing. A 429 cuts the share by `CUT` and is
-// its window's decision; its `Retry-After` pauses every request of the client until then.
+// A newcomer, or a client idle for a window, sends one bulk request blind and has one in flight at
+// most until its first decision; its share is meanwhile its part of what the bucket lacks (full
+// before it came), as much again being in flight from others unseen, and it reads the bucket a
+// window after its first answer if the bucket holds the request and it owes nothing. A 429 cuts the
+// share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
 
 /** What a 429 leaves of a share. */
 const CUT = 0.7
 /** What each client adds to its share per window: equal steps close the gap between shares. */
-const STEP = 1 / 16
+const STEP = 1 / 8
 /** The smallest share: a client keeps sending a trickle, and so keeps reading the bucket. */
 const MIN_SHARE = 1 / 64
-/** The part of the bucket a fleet leaves in it, for the requests in flight no client sees yet. */
-const LEVEL_KEPT = 1 / 4
-/** How often a client decides its share: a few round trips, so that its reads have caught up. */
-const WINDOW_MS = 250
-/**
- * A bulk request's units. Before its first answer a client has two in flight at most, as many as
- * `triggerBulk` sends at once by default: clients that start together each send that much blind.
- * From then to its first decision it has one, so that each answer shows the others that started
- * with it before its next request goes.
- */
+/** The most of the bucket a fleet leaves in it, for the requests in flight no client sees yet. */
+const LEVEL_KEPT = 2 / 5
+/** A window in bulk requests refilled: a decision sees several of the fleet's on every plan. */
+const WINDOW_COSTS = 5
+/** A bulk request's units: a newcomer has one in flight at most until its first decision. */
 const BULK_UNITS = 100
 
 /**
@@ -98,8 +93,10 @@ export function createRateLimiter(): Pacer {
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** The level a fleet keeps: what the refill restores in a window, a part of the bucket at most. */
-  const levelKept = () => Math.min(LEVEL_KEPT * capacity, refillPerMs * WINDOW_MS)
+  /** The level a fleet keeps: `WINDOW_COSTS` bulk requests, `LEVEL_KEPT` of the bucket at most. */
+  const levelKept = () => Math.min(LEVEL_KEPT * capacity, WINDOW_COSTS * BULK_UNITS)
+  /** A window, in ms: the time the refill takes to restore the level. */
+  const windowMs = () => (refillPerMs > 0 ? levelKept() / refillPerMs : Infinity)
   /** The credit at `now`, up to this client's part of the bucket above the level kept. */
   const creditAtTime = (now: number) =>
     Math.min(share * (capacity - levelKept()), credit + (now - creditAt) * refillPerMs * share)
@@ -107,13 +104,14 @@ export function createRateLimiter(): Pacer {
     credit = units
     creditAt = now
   }
-  const setShare = (value: number, now: number) => {
-    setCredit(creditAtTime(now), now)
+  /** A new share from now on, or from the end of a pause: what the pause left owed stays owed. */
+  const setShare = (value: number, now: number, from = Math.max(now, creditAt)) => {
+    setCredit(creditAtTime(from), from)
     share = Math.max(MIN_SHARE, Math.min(1, value))
   }
 
-  /** What may be in flight before the first answer, and then until the first decision. */
-  const inFlightCap = () => (!answered ? 2 * BULK_UNITS : joining && capacity > 0 ? BULK_UNITS : Infinity)
+  /** What may be in flight until the first decision. */
+  const inFlightCap = () => (joining && (!answered || capacity > 0) ? BULK_UNITS : Infinity)
   const waveFull = (cost: number) => inFlight > 0 && inFlight + cost > inFlightCap()
 
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
@@ -122,10 +120,9 @@ export function createRateLimiter(): Pacer {
     const available = creditAtTime(now)
     const missing = Math.min(units, share * (capacity - levelKept())) - available
     const paced = now + Math.max(0, missing) / (refillPerMs * share)
-    // Before its first decision, a client reads the bucket again a window after its first answer if
-    // the bucket holds the request and the client owes nothing.
+    // A newcomer's read, a window after its first answer (the paragraph above).
     const reads = joining && available >= 0 && left - inFlight >= units
-    const readAt = reads && decided !== undefined ? decided.at + WINDOW_MS : paced
+    const readAt = reads && decided !== undefined ? decided.at + windowMs() : paced
     return Math.max(pausedUntil, Math.min(paced, readAt))
   }
 
@@ -159,7 +156,7 @@ export function createRateLimiter(): Pacer {
     if (line.length === 0 && capacity === 0 && pausedUntil === 0 && !waveFull(cost)) return send(cost, 0)
     const now = Date.now()
     // A client that has had nothing to send for a window no longer knows the fleet: it joins again.
-    if (!joining && inFlight === 0 && line.length === 0 && now - busyAt > WINDOW_MS) {
+    if (!joining && inFlight === 0 && line.length === 0 && now - busyAt > windowMs()) {
       joining = true
       decided = undefined
       joinedAt = letThrough
@@ -189,12 +186,15 @@ export function createRateLimiter(): Pacer {
     })
   }
 
+  /** A newcomer's part of what the bucket lacks, as much again being in flight from unseen others. */
+  const join = (remaining: number, now: number, own = letThrough - joinedAt) =>
+    own > 0 && setShare(Math.min(share, own / (capacity - remaining + own)), now)
+
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
     decided ??= { at: now, remaining, mark }
-    if (mark <= decided.mark || now - decided.at < WINDOW_MS) {
-      if (joining && capacity > remaining)
-        setShare(Math.min(share, (letThrough - joinedAt) / (capacity - remaining)), now)
+    if (mark <= decided.mark || now - decided.at < windowMs()) {
+      if (joining) join(remaining, now)
       return
     }
     // What the fleet drew over the window: what the bucket would hold had nobody drawn (no more than
@@ -204,17 +204,17 @@ export function createRateLimiter(): Pacer {
     const drawn = Math.max(own, expected - remaining)
     const target = expected - levelKept()
     const factor = drawn > target ? Math.max(0, target) / drawn : 1
-    setShare((own / drawn) * factor + (STEP * (now - decided.at)) / WINDOW_MS, now)
+    setShare((own / drawn) * factor + (STEP * (now - decided.at)) / windowMs(), now)
     decided = { at: now, remaining, mark }
     joining = false
   }
 
-  /** A 429: a cut, unless this window has had its decision. */
+  /** A 429: a cut, unless this window has had its decision; a newcomer's is no decision. */
   const cut = (now: number, remaining: number, mark: number) => {
-    if (!joining && decided !== undefined && now - decided.at < WINDOW_MS) return
+    if (!joining && decided !== undefined && now - decided.at < windowMs()) return
+    if (joining) join(remaining, now)
     setShare(share * CUT, now)
-    decided = { at: now, remaining, mark }
-    joining = false
+    decided = joining && decided !== undefined ? decided : { at: now, remaining, mark }
   }
 
   /** What an answer says of the bucket: its policy and what is left, or a 429's pause. */

@@ -16,6 +16,8 @@ export type {
   FakeMessage,
   FakeNotification,
   FakePayloadSchema,
+  FakePlan,
+  FakePlanRateLimit,
   FakePreferences,
   FakeRandomFaults,
   FakeRateLimit,

@@ -1,4 +1,4 @@
-import type { FakeBucket, FakeFixedWindow, FakeRateLimit, FakeTokenBucket } from './types.js'
+import type { FakeBucket, FakeFixedWindow, FakePlan, FakeRateLimit, FakeTokenBucket } from './types.js'
 
 /** The server's rate-limit categories; a route without its own is in `global`. */
 export type RateLimitCategory = 'trigger' | 'configuration' | 'global'
@@ -26,9 +26,24 @@ const ROUTE_LIMITS: Record<string, { category: RateLimitCategory; cost: CostName
 
 /** The server's refill window: `RateLimit-Limit` is what one window refills. */
 const WINDOW_SECONDS = 5
+/** What a bucket holds beyond a window's refill. */
+const BURST_ALLOWANCE = 0.1
 const ALGORITHM = 'token bucket'
-/** The level a self-hosted server reports; the fake has no plans. */
+/** The level a self-hosted server reports, and the fake's when no plan is named. */
 const SERVICE_LEVEL = 'unlimited'
+
+/** Each plan's rate per second, per category, as the service's tiers set them. */
+const PLAN_RATES: Record<FakePlan, Record<RateLimitCategory, number>> = {
+  free: { trigger: 60, configuration: 20, global: 30 },
+  pro: { trigger: 240, configuration: 80, global: 120 },
+  business: { trigger: 600, configuration: 200, global: 300 },
+  enterprise: { trigger: 6_000, configuration: 2_000, global: 3_000 },
+}
+
+/** A plan's bucket, sized as the server sizes it: a window's refill and the burst allowance. */
+function planBucket(perSecond: number): FakeBucket {
+  return { perSecond, burst: Math.floor(perSecond * WINDOW_SECONDS * (1 + BURST_ALLOWANCE)) }
+}
 
 export interface RateLimitOutcome {
   allowed: boolean
@@ -44,6 +59,18 @@ export interface FakeLimiter {
 }
 
 export function createLimiter(config: FakeRateLimit): FakeLimiter {
+  if ('plan' in config) {
+    const rates = PLAN_RATES[config.plan]
+    if (rates === undefined) {
+      throw new RangeError(`rateLimit: plan must be one of ${Object.keys(PLAN_RATES).join(', ')}`)
+    }
+    const buckets = {
+      ...planBucket(rates.trigger),
+      configuration: planBucket(rates.configuration),
+      global: planBucket(rates.global),
+    }
+    return new CategoryBuckets(buckets, config.plan)
+  }
   return 'perSecond' in config ? new CategoryBuckets(config) : new FixedWindow(config)
 }
 
@@ -54,11 +81,11 @@ export function createLimiter(config: FakeRateLimit): FakeLimiter {
 class CategoryBuckets implements FakeLimiter {
   readonly #buckets: Partial<Record<RateLimitCategory, TokenBucket>>
 
-  constructor(config: FakeTokenBucket) {
-    this.#buckets = { trigger: new TokenBucket('trigger', config) }
-    if (config.global) this.#buckets.global = new TokenBucket('global', config.global)
+  constructor(config: FakeTokenBucket, serviceLevel = SERVICE_LEVEL) {
+    this.#buckets = { trigger: new TokenBucket('trigger', config, serviceLevel) }
+    if (config.global) this.#buckets.global = new TokenBucket('global', config.global, serviceLevel)
     if (config.configuration) {
-      this.#buckets.configuration = new TokenBucket('configuration', config.configuration)
+      this.#buckets.configuration = new TokenBucket('configuration', config.configuration, serviceLevel)
     }
   }
 
@@ -81,10 +108,12 @@ class TokenBucket {
   readonly #category: RateLimitCategory
   readonly #perSecond: number
   readonly #burst: number
+  readonly #serviceLevel: string
   #tokens: number
   #updatedAt: number | undefined
 
-  constructor(category: RateLimitCategory, config: FakeBucket) {
+  constructor(category: RateLimitCategory, config: FakeBucket, serviceLevel: string) {
+    this.#serviceLevel = serviceLevel
     if (!(config.perSecond > 0)) {
       throw new RangeError(`rateLimit (${category}): perSecond must be a positive number`)
     }
@@ -111,7 +140,7 @@ class TokenBucket {
       'ratelimit-remaining': String(Math.floor(this.#tokens)),
       'ratelimit-limit': String(limit),
       'ratelimit-reset': resetSeconds,
-      'ratelimit-policy': `${limit};w=${WINDOW_SECONDS};burst=${this.#burst};comment="${ALGORITHM}";category="${this.#category}";cost="${costName}";serviceLevel="${SERVICE_LEVEL}"`,
+      'ratelimit-policy': `${limit};w=${WINDOW_SECONDS};burst=${this.#burst};comment="${ALGORITHM}";category="${this.#category}";cost="${costName}";serviceLevel="${this.#serviceLevel}"`,
     }
     if (!allowed) headers['retry-after'] = resetSeconds
     return { allowed, headers }

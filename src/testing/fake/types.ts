@@ -149,7 +149,21 @@ export interface FakeFixedWindow {
   windowMs: number
 }
 
-export type FakeRateLimit = FakeTokenBucket | FakeFixedWindow
+/** The service's plans, by the name its `RateLimit-Policy` reports as `serviceLevel`. */
+export type FakePlan = 'free' | 'pro' | 'business' | 'enterprise'
+
+/**
+ * The buckets of one of the service's plans, as the server sizes them: each refills the plan's rate
+ * per second and holds five seconds of it plus 10%. Events per second (`trigger`, a bulk request
+ * costing 100): free 60 (bucket 330), pro 240 (1,320), business 600 (3,300), enterprise 6,000
+ * (33,000); `configuration` free 20, pro 80, business 200, enterprise 2,000; `global` free 30,
+ * pro 120, business 300, enterprise 3,000. The policy reports the plan as `serviceLevel`.
+ */
+export interface FakePlanRateLimit {
+  plan: FakePlan
+}
+
+export type FakeRateLimit = FakeTokenBucket | FakeFixedWindow | FakePlanRateLimit
 
 /**
  * Faults drawn at random for each request that no `failNext` fault claims, as probabilities from 0
@@ -199,9 +213,10 @@ export interface FakeServiceOptions {
   now?: () => number
   /**
    * The token buckets (`trigger`, and `configuration` and `global` when given); off by default.
-   * `{ limit, windowMs }`, the earlier fixed window, is
-   * still accepted.
-   * @example `createFakeService({ rateLimit: { perSecond: 2_000, burst: 2_200 } })`
+   * `{ plan }` gives a plan's three buckets as the service sizes them (free 60 events/s, pro 240,
+   * business 600, enterprise 6,000; see {@link FakePlanRateLimit}). `{ limit, windowMs }`, the
+   * earlier fixed window, is still accepted.
+   * @example `createFakeService({ rateLimit: { plan: 'pro' } })`
    */
   rateLimit?: FakeRateLimit
   /**

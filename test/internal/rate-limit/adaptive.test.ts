@@ -55,14 +55,18 @@ describe('adaptive rate limiting (default)', () => {
   it('holds back a request that would overdraw the bucket until the refill, instead of a 429', async () => {
     const { clientWith, at, statuses } = setup({ rateLimit: { perSecond: 100, burst: 40 } })
     const client = clientWith()
-    // The first answer tells the client about the bucket: 39 units left, 100 a second, of which it
-    // keeps 10 (a quarter of the bucket, less than a window's refill) for requests it does not see.
+    // The first answer tells the client about the bucket: 39 units left, 100 a second, of which a
+    // fleet keeps 16 (two fifths of the bucket, less than five bulk requests) for requests no client
+    // sees. A newcomer, it takes half of what is above that; each answer shows the bucket again.
     await client.events.trigger(EVENT)
     const calls = Array.from({ length: 32 }, () => client.events.trigger(EVENT))
     await vi.advanceTimersByTimeAsync(1_000)
     await Promise.all(calls)
-    // 29 go at once; the next three wait 10 ms each for a unit.
-    expect(at()).toEqual([...Array.from({ length: 30 }, () => 0), 10, 20, 30])
+    // 22 go at once, down to the level; the next ten wait 10 ms each for a unit.
+    expect(at()).toEqual([
+      ...Array.from({ length: 23 }, () => 0),
+      ...Array.from({ length: 10 }, (_, k) => 10 * (k + 1)),
+    ])
     expect(statuses.every((status) => status === 201)).toBe(true)
   })
 
@@ -70,13 +74,14 @@ describe('adaptive rate limiting (default)', () => {
     const { clientWith, at } = setup({ rateLimit: { perSecond: 100, burst: 150 } })
     const client = clientWith()
     await client.events.triggerBulk([EVENT])
-    // 50 left, 25 of them kept (a window's refill): a second bulk request waits for 75 units; a read
-    // in the meantime does not.
+    // 50 left, 60 kept (two fifths of the bucket): a newcomer alone owes its half of the 10 below the
+    // level, and its credit holds its half of the 90 above it at most: the second bulk request waits
+    // for 50 units at half the refill. A read in the meantime does not wait.
     const bulk = client.events.triggerBulk([EVENT])
     const read = client.notifications.get('missing').catch(() => undefined)
     await vi.advanceTimersByTimeAsync(1_000)
     await Promise.all([bulk, read])
-    expect(at()).toEqual([0, 0, 750])
+    expect(at()).toEqual([0, 0, 1_000])
   })
 
   it('after a 429, every request of the client and its derived clients waits for Retry-After', async () => {
@@ -222,16 +227,18 @@ describe('RateLimiter reading the bucket', () => {
   it('takes the latest report as the picture with requests in flight: a bucket found fuller lets the next request go', async () => {
     const limiter = createRateLimiter()
     expect(limiter.acquire(10, {}, undefined)).toBe(10)
+    // 90 left, 40 kept (two fifths of the bucket): alone, a newcomer takes half of the 50 above.
     limiter.settle(10, 10, report(90))
-    // Eight more draw what the first answer said was left above the level a client keeps (a window's
-    // refill, 2.5 units): the picture is empty.
-    for (let mark = 20; mark <= 90; mark += 10) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
+    // Two more draw 20 of those 25: the third waits.
+    for (const mark of [20, 30]) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
     const waiting = limiter.acquire(10, {}, undefined)
     expect(waiting).toBeInstanceOf(Promise)
-    // The answer to the latest of them finds 90 left while seven of them are still in flight: the
-    // server counted none of those yet, so 17.5 more are there, and the waiting request goes at once.
-    limiter.settle(10, 90, report(90))
-    expect(await waiting).toBe(100)
+    // The answer to the latest finds 90 left while the other is still in flight: the server did not
+    // count that one yet, so 15 are there for this client, and the waiting request goes at once; a
+    // fourth would need 5 more.
+    limiter.settle(10, 30, report(90))
+    expect(await waiting).toBe(40)
+    expect(limiter.acquire(10, {}, undefined)).toBeInstanceOf(Promise)
   })
 
   it('an older answer that overtook a later one does not darken the picture', () => {

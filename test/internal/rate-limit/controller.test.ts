@@ -2,17 +2,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseRateLimitPolicy } from '../../../src/internal/http/response-headers.js'
 import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.js'
 
-// The fleet controller, driven by hand on a fake clock: a client sends units and reads answers that
-// carry the bucket's headers as the service sends them, and its share shows as the pace of its
-// requests. The bucket: 1,000 units refilled per second (a unit per ms), 1,000 held. The level a fleet
-// keeps is what the refill restores in a window of 250 ms: 250 units, a quarter of the bucket. A
-// share grows by a step of 1/16 per window.
+// The fleet controller, driven by hand on a fake clock at each of the service's plans: a client sends
+// units and reads answers that carry the bucket's headers as the service sends them, and its share
+// shows as the pace of its requests. Every figure is in the plan's own units: the bucket holds 5.5 s
+// of its rate; the level a fleet keeps is five bulk requests, two fifths of the bucket at most; a
+// window is the time the refill takes to restore that level; a share grows by 1/8 per window.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
-const POLICY =
-  '1000;w=1;burst=1000;comment="token bucket";category="trigger";cost="single";serviceLevel="free"'
-const LEVEL_KEPT = 250
-const WINDOW_MS = 250
+
+interface Plan {
+  name: string
+  /** Units per second. */
+  rate: number
+}
+const PLANS: Plan[] = [
+  { name: 'free', rate: 60 },
+  { name: 'pro', rate: 240 },
+  { name: 'business', rate: 600 },
+  { name: 'enterprise', rate: 6_000 },
+]
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
@@ -23,331 +31,430 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-interface AnswerOptions {
-  status?: number
-  policy?: string
-  retryAfter?: string
-}
+describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
+  const CAPACITY = Math.floor(rate * 5 * 1.1)
+  const POLICY = `${rate * 5};w=5;burst=${CAPACITY};comment="token bucket";category="trigger";cost="bulk";serviceLevel="${name}"`
+  /** Units refilled per ms. */
+  const R = rate / 1000
+  const LEVEL = Math.min((2 / 5) * CAPACITY, 500)
+  const WINDOW = LEVEL / R
+  /** What the fleet can draw from a full bucket down to the level. */
+  const ABOVE = CAPACITY - LEVEL
+  /** The units `share` waits for: a quarter second of the whole refill, so the pace is `250 / share` ms. */
+  const PACE_UNITS = rate / 4
 
-function answer(remaining: number, { status = 201, policy = POLICY, retryAfter }: AnswerOptions = {}) {
-  const headers: Record<string, string> = {
-    'ratelimit-policy': policy,
-    'ratelimit-remaining': String(remaining),
+  interface AnswerOptions {
+    status?: number
+    policy?: string
+    retryAfter?: string
   }
-  if (retryAfter !== undefined) headers['retry-after'] = retryAfter
-  return { status, headers }
-}
 
-/** Moves the fake clock to `ms` after the start. */
-async function at(ms: number): Promise<void> {
-  await vi.advanceTimersByTimeAsync(START + ms - Date.now())
-}
-
-type Client = ReturnType<typeof newClient>
-
-/** A client's pacer, and what a test does with it. */
-function newClient(policy = POLICY) {
-  const limiter = createRateLimiter()
-  let latestMark = 0
-  /** Sends `units` at once (it must be their turn) and reads the answer: `remaining` left, or no report. */
-  const send = (units: number, remaining?: number, options: AnswerOptions = {}) => {
-    const mark = limiter.acquire(units, {}, undefined)
-    if (typeof mark !== 'number') throw new Error(`${units} units are not free to go at once`)
-    latestMark = mark
-    const report = remaining === undefined ? undefined : answer(remaining, { policy, ...options })
-    limiter.settle(units, mark, report)
-  }
-  /** Another answer to the latest request, with nothing in flight: it tells the bucket, it draws nothing. */
-  const read = (remaining: number, options: AnswerOptions = {}) =>
-    limiter.settle(0, latestMark, answer(remaining, { policy, ...options }))
-  /** How long `units` wait from now to go. */
-  const waitMs = async (units = 100): Promise<number> => {
-    const from = Date.now()
-    let wentAt: number | undefined
-    void Promise.resolve(limiter.acquire(units, {}, undefined)).then((mark) => {
-      wentAt = Date.now()
-      latestMark = mark
-      limiter.settle(units, mark)
-    })
-    await vi.advanceTimersByTimeAsync(0)
-    while (wentAt === undefined) await vi.advanceTimersByTimeAsync(1)
-    return wentAt - from
-  }
-  /** Its pace: how long 100 units wait once a report puts the bucket at the level kept, `100 / share` ms. */
-  const paceMs = () => {
-    read(LEVEL_KEPT)
-    return waitMs()
-  }
-  return { limiter, send, read, waitMs, paceMs }
-}
-
-/**
- * A client that read a full bucket at first (990 left of its 10 units: alone) and decides a window
- * later, having sent `units` meanwhile, from an answer with `remaining` left: the fleet drew
- * `1,000 - remaining` over the window (its start was full), of which `units` are this client's.
- */
-async function decided(units: number, remaining: number, windows = 1): Promise<Client> {
-  const client = newClient()
-  client.send(10, 990)
-  await vi.advanceTimersByTimeAsync(windows * WINDOW_MS)
-  client.send(units, remaining)
-  return client
-}
-
-describe('a newcomer', () => {
-  it('takes its part of what the bucket lacks, taken as full before it came: alone all of it, among others theirs', async () => {
-    // Sent 10 and found 990 left: alone, all that is above the level kept, then a unit per ms.
-    const alone = newClient()
-    alone.send(10, 990)
-    alone.send(740)
-    expect(await alone.waitMs(1)).toBe(1)
-    // Sent 10 and found 960 left: others drew 30, its part a quarter: 177.5 units, then 4 ms a unit.
-    const among = newClient()
-    among.send(10, 960)
-    among.send(177)
-    expect(await among.waitMs(1)).toBe(2)
-  })
-
-  it('lowers that part with each answer before its first decision, never raises it', async () => {
-    const client = newClient()
-    client.send(10, 990)
-    await at(100)
-    // 10 of 40 drawn are its own: a quarter; then a report that would make it a half changes nothing.
-    client.read(960)
-    client.read(980)
-    // A quarter of the 730 above the level: 182.5 units, then 4 ms a unit.
-    client.send(182)
-    expect(await client.waitMs(1)).toBe(2)
-  })
-
-  it('sends two bulk requests before its first answer, whatever the server, and waits for that answer', async () => {
-    const client = newClient()
-    const first = client.limiter.acquire(100, {}, undefined) as number
-    expect(client.limiter.acquire(100, {}, undefined)).toBe(200)
-    const third = client.limiter.acquire(100, {}, undefined)
-    expect(third).toBeInstanceOf(Promise)
-    // An answer without a word on the bucket: the server may not limit at all, and the third goes.
-    client.limiter.settle(100, first, { status: 201, headers: {} })
-    expect(await third).toBe(300)
-  })
-
-  it('has no more than one bulk request in flight before its first decision, then as many as its credit holds', async () => {
-    const client = newClient()
-    client.send(10, 990)
-    const first = client.limiter.acquire(100, {}, undefined) as number
-    const second = client.limiter.acquire(100, {}, undefined)
-    expect(second).toBeInstanceOf(Promise)
-    let went = false
-    void (second as Promise<number>).then(() => (went = true))
-    await vi.advanceTimersByTimeAsync(10)
-    expect(went).toBe(false)
-    client.limiter.settle(100, first)
-    await vi.advanceTimersByTimeAsync(0)
-    expect(went).toBe(true)
-    // Its first decision: two go at once.
-    const settled = await decided(750, LEVEL_KEPT)
-    settled.read(900)
-    expect(typeof settled.limiter.acquire(100, {}, undefined)).toBe('number')
-    expect(typeof settled.limiter.acquire(100, {}, undefined)).toBe('number')
-  })
-
-  it('reads the bucket again a window after its first answer however small its share, unless it owes', async () => {
-    // Sent 10, found 250 left: a part of 1/75, held at the smallest share, 1/64. Nothing above the
-    // level: 100 units would wait for all its credit can hold (a 64th of the 750 above the level),
-    // 750 ms, but the next request goes a window after the answer.
-    const small = newClient()
-    small.send(10, LEVEL_KEPT)
-    expect(await small.waitMs()).toBe(WINDOW_MS)
-    // Found 200 left: 50 below the level, its part of that owed first, and the credit to fill.
-    const owing = newClient()
-    owing.send(10, 200)
-    expect(await owing.waitMs()).toBe(800)
-  })
-})
-
-describe('the credit', () => {
-  it('holds no more than its part of the bucket above the level: a quiet spell banks no burst', async () => {
-    // 9/16 of the 750 above the level, however long the client was quiet.
-    const client = await decided(375, LEVEL_KEPT)
-    await vi.advanceTimersByTimeAsync(10_000)
-    client.send(421)
-    expect(await client.waitMs(1)).toBe(1)
-  })
-})
-
-describe('a client idle for a window', () => {
-  it('joins again: its part from its next answer, one bulk request in flight until it decides', async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    // Nothing sent for 300 ms, then a request; a second waits for its answer.
-    await at(WINDOW_MS + 300)
-    const mark = client.limiter.acquire(100, {}, undefined) as number
-    let secondAt: number | undefined
-    void Promise.resolve(client.limiter.acquire(100, {}, undefined)).then(() => {
-      secondAt = Date.now() - START
-    })
-    await at(WINDOW_MS + 310)
-    expect(secondAt).toBeUndefined()
-    // 600 left: 400 drawn since the bucket was full, 100 of them its own. A quarter of the 350 above
-    // the level is 87.5 units: the second waits 50 ms for the rest, where its whole share of before
-    // would have sent it at once.
-    client.limiter.settle(100, mark, answer(600))
-    await at(WINDOW_MS + 400)
-    expect(secondAt).toBe(WINDOW_MS + 310 + 50)
-  })
-})
-
-describe('one decision per window', () => {
-  it('its share becomes its part of what the fleet drew over the window, plus a step', async () => {
-    // The fleet drew 750 (from a full bucket to the level): a half is this client's, and a fifth.
-    const half = await decided(375, LEVEL_KEPT)
-    const fifth = await decided(150, LEVEL_KEPT)
-    expect(await half.paceMs()).toBe(178) // 1/2 + 1/16
-    expect(await fifth.paceMs()).toBe(381) // 1/5 + 1/16
-  })
-
-  it('scales every part by one factor when the fleet drew more than keeps the level, large and small alike', async () => {
-    // The fleet drew 1,000 where 750 would have left the level: a factor of 3/4 on both parts.
-    const large = await decided(200, 0)
-    const small = await decided(100, 0)
-    expect(await large.paceMs()).toBe(471) // 1/5 × 3/4 + 1/16
-    expect(await small.paceMs()).toBe(728) // 1/10 × 3/4 + 1/16
-  })
-
-  it('scales nothing up when the fleet drew less than it could: the equal step is the only growth', async () => {
-    // The fleet drew 400 of the 750 it could: this client's quarter of it, and a step.
-    const client = await decided(100, 600)
-    expect(await client.paceMs()).toBe(320) // 1/4 + 1/16
-  })
-
-  it('steps by the windows of time since its last decision: a client that reads seldom grows as fast', async () => {
-    const client = await decided(100, 600, 2)
-    expect(await client.paceMs()).toBe(267) // 1/4 + 2/16
-  })
-
-  it('grows to the whole bucket at most', async () => {
-    const alone = await decided(750, LEVEL_KEPT)
-    expect(await alone.paceMs()).toBe(100)
-  })
-
-  it("counts no draw where the bucket was full: the refill it could not hold is nobody's", async () => {
-    // Alone, a second later: a full bucket refilled nothing for most of that second.
-    const client = newClient()
-    client.send(10, 990)
-    await at(1_000)
-    client.send(100, 900)
-    expect(await client.paceMs()).toBe(100)
-  })
-
-  it('decides nothing more before the window has passed, and again once it has', async () => {
-    const client = await decided(100, 600)
-    await at(2 * WINDOW_MS - 1)
-    client.send(50, 0)
-    expect(await client.paceMs()).toBe(320)
-    // Past the window (the pace above took 320 ms), the next report decides: 150 of the fleet's 400
-    // are its own, 3/8, and a step per window of the 569 ms since the last decision.
-    client.read(600)
-    expect(await client.paceMs()).toBe(194)
-  })
-})
-
-describe('a 429', () => {
-  it('never cuts a share below a 64th: a client keeps reading the bucket', async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    // Twelve cuts a window apart would leave 0.7 ** 12, less than a 64th.
-    for (let cut = 1; cut <= 12; cut++) {
-      await at((1 + cut) * WINDOW_MS)
-      client.read(LEVEL_KEPT, { status: 429 })
+  function answer(remaining: number, { status = 201, policy = POLICY, retryAfter }: AnswerOptions = {}) {
+    const headers: Record<string, string> = {
+      'ratelimit-policy': policy,
+      'ratelimit-remaining': String(remaining),
     }
-    // 10 units at a 64th of the refill (a larger request would wait for all its credit can hold).
-    client.read(LEVEL_KEPT)
-    expect(await client.waitMs(10)).toBe(640)
-  })
+    if (retryAfter !== undefined) headers['retry-after'] = retryAfter
+    return { status, headers }
+  }
 
-  it('cuts the share to 0.7 of it, without Retry-After too', async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    await at(2 * WINDOW_MS)
-    client.read(LEVEL_KEPT, { status: 429 })
-    expect(await client.paceMs()).toBe(143)
-  })
-
-  it("with Retry-After, also pauses every request until then, and the pause's end finds the bucket empty", async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    await at(2 * WINDOW_MS)
-    client.read(0, { status: 429, retryAfter: '1' })
-    // 1 s of pause, then 100 units at 0.7 of the refill.
-    expect(await client.waitMs()).toBe(1_000 + 143)
-  })
-
-  it('cuts at most once per window: a burst of 429s is one cut, and the next window may cut again', async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    await at(2 * WINDOW_MS)
-    client.read(LEVEL_KEPT, { status: 429 })
-    await at(2 * WINDOW_MS + 10)
-    client.read(LEVEL_KEPT, { status: 429 })
-    await at(3 * WINDOW_MS - 1)
-    client.read(LEVEL_KEPT, { status: 429 })
-    expect(await client.paceMs()).toBe(143)
-    await at(4 * WINDOW_MS)
-    client.read(LEVEL_KEPT, { status: 429 })
-    expect(await client.paceMs()).toBe(205) // 0.49
-  })
-
-  it("is the window's decision: it does not cut right after the window's report", async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    client.read(LEVEL_KEPT, { status: 429 })
-    expect(await client.paceMs()).toBe(100)
-  })
-
-  it('cuts a newcomer too, before its first decision', async () => {
+  /**
+   * Whether `units` go at once from a new client after `setup`: the share of a newcomer shows as
+   * what it may send at once, its part of the room above the level.
+   */
+  function takesAtOnce(setup: (client: Client) => void, units: number): boolean {
     const client = newClient()
-    client.send(10, 990)
-    await at(50)
-    client.read(LEVEL_KEPT, { status: 429 })
-    expect(await client.paceMs()).toBe(143)
-  })
-})
+    setup(client)
+    return typeof client.limiter.acquire(units, {}, undefined) === 'number'
+  }
 
-describe('the trigger bucket only', () => {
-  it("another category's answer moves nothing: not its 429, not its numbers", async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    await at(2 * WINDOW_MS)
-    const global = POLICY.replace('category="trigger"', 'category="global"')
-    client.read(0, { status: 429, retryAfter: '5', policy: global })
-    client.read(0, { policy: global })
-    expect(await client.paceMs()).toBe(100)
+  /** A newcomer's credit after `setup` is `credit`, to 3%. */
+  function expectCredit(setup: (client: Client) => void, credit: number) {
+    expect(takesAtOnce(setup, Math.floor(credit * 0.97))).toBe(true)
+    expect(takesAtOnce(setup, Math.ceil(credit * 1.03) + 1)).toBe(false)
+  }
+
+  type Client = ReturnType<typeof newClient>
+
+  /** A client's pacer, and what a test does with it. */
+  function newClient(policy = POLICY) {
+    const limiter = createRateLimiter()
+    let latestMark = 0
+    /** Sends `units` at once (it must be their turn) and reads the answer: `remaining` left, or none. */
+    const send = (units: number, remaining?: number, options: AnswerOptions = {}) => {
+      const mark = limiter.acquire(units, {}, undefined)
+      if (typeof mark !== 'number') throw new Error(`${units} units are not free to go at once`)
+      latestMark = mark
+      const report = remaining === undefined ? undefined : answer(remaining, { policy, ...options })
+      limiter.settle(units, mark, report)
+    }
+    /** Another answer to the latest request, with nothing in flight: it tells the bucket, draws nothing. */
+    const read = (remaining: number, options: AnswerOptions = {}) =>
+      limiter.settle(0, latestMark, answer(remaining, { policy, ...options }))
+    /** How long `units` wait from now to go. */
+    const waitMs = async (units = 100): Promise<number> => {
+      const from = Date.now()
+      let wentAt: number | undefined
+      void Promise.resolve(limiter.acquire(units, {}, undefined)).then((mark) => {
+        wentAt = Date.now()
+        latestMark = mark
+        limiter.settle(units, mark)
+      })
+      await vi.advanceTimersByTimeAsync(0)
+      while (wentAt === undefined) await vi.advanceTimersByTimeAsync(1)
+      return wentAt - from
+    }
+    /** Its share, from its pace once a report puts the bucket at the level: `PACE_UNITS` take `250 / share` ms. */
+    const share = async () => {
+      read(LEVEL)
+      return 250 / (await waitMs(PACE_UNITS))
+    }
+    return { limiter, send, read, waitMs, share }
+  }
+
+  /** A share read from a pace, to 1% (the clock moves by whole milliseconds, a window may not). */
+  const expectShare = (measured: number, expected: number) =>
+    expect(Math.abs(measured / expected - 1)).toBeLessThanOrEqual(0.01)
+
+  /** Moves the fake clock on by `windows` windows, to the next whole millisecond. */
+  const later = (windows: number) => vi.advanceTimersByTimeAsync(Math.ceil(windows * WINDOW))
+
+  /**
+   * A client that read an almost full bucket at first (10 units, its own) and decides `windows`
+   * windows later, having sent `units` meanwhile, from an answer with `remaining` left: the fleet
+   * drew `CAPACITY - remaining` over the windows (the bucket was full again at their start), of
+   * which `units` are this client's.
+   */
+  async function decided(units: number, remaining: number, windows = 1): Promise<Client> {
+    const client = newClient()
+    client.send(10, CAPACITY - 10)
+    await later(windows)
+    client.send(units, remaining)
+    return client
+  }
+
+  describe('a newcomer', () => {
+    it('takes its part of what the bucket lacks, as much again being in flight from others it cannot see', () => {
+      // Alone, 10 sent and 10 lacking: a part of 10 / 20 of what is above the level.
+      expectCredit((client) => client.send(10, CAPACITY - 10), (CAPACITY - 10 - LEVEL) / 2)
+      // Others drew 30 more: 10 / 50.
+      expectCredit((client) => client.send(10, CAPACITY - 40), (CAPACITY - 40 - LEVEL) / 5)
+    })
+
+    it('lowers that part with each answer before its first decision, never raises it', () => {
+      // 10 of 40 lacking, and as much again: 1/5; a report that would make it larger changes nothing.
+      expectCredit(
+        (client) => {
+          client.send(10, CAPACITY - 10)
+          client.read(CAPACITY - 40)
+          client.read(CAPACITY - 10)
+        },
+        (CAPACITY - 10 - LEVEL) / 5,
+      )
+    })
+
+    it('takes a part from a 429 too, cut by 0.7', async () => {
+      // Its first answer a 429 with 70 left: 100 of its own, as much again, and the others' draw.
+      const share = Math.max(1 / 64, (100 / (CAPACITY - 70 + 100)) * 0.7)
+      const client = newClient()
+      client.send(100, 70, { status: 429 })
+      // It owes its share of what the bucket lacks below the level, then the 10 units.
+      const waited = await client.waitMs(10)
+      expect(Math.abs(waited - (10 + share * (LEVEL - 70)) / (share * R))).toBeLessThanOrEqual(1)
+    })
+
+    // On free the decided client's credit would not hold the two requests either.
+    it.skipIf(name === 'free')(
+      'decides a window after its first answer, whatever 429 came between',
+      async () => {
+        const client = newClient()
+        client.send(10, CAPACITY - 10)
+        await later(0.5)
+        client.send(10, CAPACITY - 100, { status: 429 })
+        await later(0.5)
+        // A window after its first answer: this report is its first decision, and lifts the newcomer's
+        // one request in flight (two of 60 units go at once).
+        client.send(10, LEVEL)
+        client.read(CAPACITY - 10)
+        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
+        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
+      },
+    )
+
+    it('sends one bulk request before its first answer, whatever the server, and waits for that answer', async () => {
+      const client = newClient()
+      const first = client.limiter.acquire(100, {}, undefined) as number
+      expect(first).toBe(100)
+      const second = client.limiter.acquire(100, {}, undefined)
+      expect(second).toBeInstanceOf(Promise)
+      // An answer without a word on the bucket: the server may not limit at all, and the second goes.
+      client.limiter.settle(100, first, { status: 201, headers: {} })
+      expect(await second).toBe(200)
+    })
+
+    // On the free plan a newcomer's credit never holds two bulk requests: the credit holds the second.
+    it.skipIf(ABOVE / 2 < 220)(
+      'has no more than one bulk request in flight before its first decision, then as many as its credit holds',
+      async () => {
+        const client = newClient()
+        client.send(10, CAPACITY - 10)
+        const first = client.limiter.acquire(100, {}, undefined) as number
+        const second = client.limiter.acquire(100, {}, undefined)
+        expect(second).toBeInstanceOf(Promise)
+        let went = false
+        void (second as Promise<number>).then(() => (went = true))
+        await vi.advanceTimersByTimeAsync(10)
+        expect(went).toBe(false)
+        client.limiter.settle(100, first)
+        await vi.advanceTimersByTimeAsync(0)
+        expect(went).toBe(true)
+        // Decided alone: two go at once.
+        const settled = await decided(ABOVE, LEVEL)
+        settled.read(CAPACITY - 10)
+        const half = Math.floor((ABOVE - 10) / 2) - 1
+        expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
+        expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
+      },
+    )
+
+    it('reads the bucket again a window after its first answer however small its share, unless it owes', async () => {
+      // Found the bucket at the level after 1 unit of its own: a part of 1 / ABOVE+1, nothing above
+      // the level to take. The next request goes a window after that answer.
+      const small = newClient()
+      small.send(1, LEVEL)
+      expect(await small.waitMs(10)).toBe(Math.ceil(WINDOW))
+      // Found below the level: it owes its part of the shortfall first, and waits longer.
+      const owing = newClient()
+      owing.send(1, LEVEL - 50)
+      expect(await owing.waitMs(10)).toBeGreaterThan(Math.ceil(WINDOW) + 1)
+    })
   })
 
-  it('a policy without a category is the trigger bucket', async () => {
-    const client = await decided(750, LEVEL_KEPT)
-    await at(2 * WINDOW_MS)
-    client.read(LEVEL_KEPT, { status: 429, policy: '1000;w=1;burst=1000' })
-    expect(await client.paceMs()).toBe(143)
+  describe('the credit', () => {
+    it('holds no more than its part of the bucket above the level: a quiet spell banks no burst', async () => {
+      // Half of what the fleet drew, plus a step: 5/8 of the room above the level, however long quiet.
+      const client = await decided(ABOVE / 2, LEVEL)
+      await later(100)
+      client.send(Math.floor(0.99 * (5 / 8) * ABOVE))
+      expect(await client.waitMs(Math.ceil(0.03 * ABOVE))).toBeGreaterThan(0)
+    })
+  })
+
+  describe('a client idle for a window', () => {
+    it('joins again: one bulk request in flight until it decides', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1.1)
+      const mark = client.limiter.acquire(100, {}, undefined) as number
+      expect(client.limiter.acquire(100, {}, undefined)).toBeInstanceOf(Promise)
+      client.limiter.settle(100, mark, answer(CAPACITY - 100))
+    })
+
+    it('joins again: its share its part of what the bucket lacks from its next answer', async () => {
+      // 100 of its own, 200 lacking: 100 / 300 of the room above the level, where it had all of it.
+      for (const [units, goes] of [
+        [Math.floor(0.97 * ((CAPACITY - 200 - LEVEL) / 3)), true],
+        [Math.ceil(1.03 * ((CAPACITY - 200 - LEVEL) / 3)), false],
+      ] as const) {
+        const client = await decided(ABOVE, LEVEL)
+        await later(1.1)
+        client.send(100, CAPACITY - 200)
+        expect(typeof client.limiter.acquire(units, {}, undefined) === 'number').toBe(goes)
+      }
+    })
+
+    it('does not join again while it was busy within the window', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(0.9)
+      client.send(1, CAPACITY - 200)
+      // No new join: its decided share of the whole stays, where a newcomer would take a part.
+      expectShare(await client.share(), 1)
+    })
+  })
+
+  describe('one decision per window', () => {
+    it('its share becomes its part of what the fleet drew over the window, plus a step', async () => {
+      const half = await decided(ABOVE / 2, LEVEL)
+      expectShare(await half.share(), 1 / 2 + 1 / 8)
+      const fifth = await decided(ABOVE / 5, LEVEL)
+      expectShare(await fifth.share(), 1 / 5 + 1 / 8)
+    })
+
+    it('scales every part by one factor when the fleet drew more than keeps the level, large and small alike', async () => {
+      // The whole bucket drawn where only the room above the level would keep it: one factor on both.
+      const factor = ABOVE / CAPACITY
+      const large = await decided(CAPACITY / 5, 0)
+      expectShare(await large.share(), (1 / 5) * factor + 1 / 8)
+      const small = await decided(CAPACITY / 10, 0)
+      expectShare(await small.share(), (1 / 10) * factor + 1 / 8)
+    })
+
+    it('scales nothing up when the fleet drew less than it could: the equal step is the only growth', async () => {
+      const client = await decided(ABOVE / 8, CAPACITY - ABOVE / 2)
+      expectShare(await client.share(), 1 / 4 + 1 / 8)
+    })
+
+    it('steps by the windows of time since its last decision: a client that reads seldom grows as fast', async () => {
+      const client = await decided(ABOVE / 8, CAPACITY - ABOVE / 2, 2)
+      expectShare(await client.share(), 1 / 4 + 2 / 8)
+    })
+
+    it('grows to the whole bucket at most', async () => {
+      const alone = await decided(ABOVE, LEVEL)
+      expectShare(await alone.share(), 1)
+    })
+
+    it("counts no draw where the bucket was full: the refill it could not hold is nobody's", async () => {
+      const client = newClient()
+      client.send(10, CAPACITY - 10)
+      await later(10)
+      client.send(100, CAPACITY - 100)
+      expectShare(await client.share(), 1)
+    })
+
+    it('decides nothing more before the window has passed, and again once it has', async () => {
+      const client = await decided(ABOVE / 8, CAPACITY - ABOVE / 2)
+      await later(0.9)
+      client.send(ABOVE / 8, 0)
+      expectShare(await client.share(), 1 / 4 + 1 / 8)
+      // Past the window, the next report decides.
+      client.read(0)
+      expect(250 / (await client.waitMs(PACE_UNITS))).not.toBeCloseTo(1 / 4 + 1 / 8, 2)
+    })
+  })
+
+  describe('a 429', () => {
+    it('never cuts a share below a 64th: a client keeps reading the bucket', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      // Twelve cuts a window apart would leave 0.7 ** 12, less than a 64th.
+      for (let cut = 1; cut <= 12; cut++) {
+        await later(1)
+        client.read(LEVEL, { status: 429 })
+      }
+      client.read(LEVEL)
+      // A unit at a 64th of the refill.
+      expect(Math.abs((await client.waitMs(1)) - 64 / R)).toBeLessThanOrEqual(1)
+    })
+
+    it('cuts the share to 0.7 of it, without Retry-After too', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      client.read(LEVEL, { status: 429 })
+      expectShare(await client.share(), 0.7)
+    })
+
+    it("with Retry-After, also pauses every request until then, and the pause's end finds the bucket empty", async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      client.read(0, { status: 429, retryAfter: '7' })
+      // 7 s of pause, then the units at 0.7 of the refill.
+      const waited = await client.waitMs(PACE_UNITS)
+      expect(Math.abs(waited - (7_000 + 250 / 0.7))).toBeLessThanOrEqual(2)
+    })
+
+    it('cuts at most once per window: a burst of 429s is one cut, and the next window may cut again', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      const cutAt = Date.now()
+      client.read(LEVEL, { status: 429 })
+      await vi.advanceTimersByTimeAsync(1)
+      client.read(LEVEL, { status: 429 })
+      await vi.advanceTimersByTimeAsync(cutAt + Math.floor(WINDOW) - 1 - Date.now())
+      client.read(LEVEL, { status: 429 })
+      expectShare(await client.share(), 0.7)
+      await vi.advanceTimersByTimeAsync(Math.max(0, cutAt + Math.ceil(WINDOW) - Date.now()))
+      client.read(LEVEL, { status: 429 })
+      expectShare(await client.share(), 0.49)
+    })
+
+    it('cuts on a 429 without RateLimit headers too, as a proxy in front of the service answers', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      client.limiter.settle(0, 1, { status: 429, headers: {} })
+      expectShare(await client.share(), 0.7)
+    })
+
+    it("is the window's decision: it does not cut right after the window's report", async () => {
+      const client = await decided(ABOVE, LEVEL)
+      client.read(LEVEL, { status: 429 })
+      expectShare(await client.share(), 1)
+    })
+  })
+
+  describe('the trigger bucket only', () => {
+    it("another category's answer moves nothing: not its 429, not its numbers", async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      const global = POLICY.replace('category="trigger"', 'category="global"')
+      client.read(0, { status: 429, retryAfter: '5', policy: global })
+      client.read(0, { policy: global })
+      expectShare(await client.share(), 1)
+    })
+
+    it('a policy without a category is the trigger bucket', async () => {
+      const client = await decided(ABOVE, LEVEL)
+      await later(1)
+      client.read(LEVEL, { status: 429, policy: `${rate * 5};w=5;burst=${CAPACITY}` })
+      expectShare(await client.share(), 0.7)
+    })
+  })
+
+  describe('the level kept', () => {
+    it('is five bulk requests, two fifths of the bucket at most: alone, a client draws down to it and no further', async () => {
+      const client = newClient()
+      client.send(10, CAPACITY - 10)
+      // Alone, its half of the bucket above the level: that much goes at once, a unit more waits.
+      const credit = (CAPACITY - 10 - LEVEL) / 2
+      client.send(Math.floor(credit))
+      expect(await client.waitMs(2)).toBeGreaterThan(0)
+      const fresh = newClient()
+      fresh.send(10, CAPACITY - 10)
+      fresh.send(Math.floor(credit) - 1)
+      // At most a unit short: it goes within the time the refill takes at a half share.
+      expect(await fresh.waitMs(1)).toBeLessThanOrEqual(Math.ceil(2 / R))
+    })
   })
 })
 
 describe('the policy', () => {
-  it('refills the limit per window of w seconds, and keeps what that refill restores in a window', async () => {
-    // 1,000 per 10 s: the level kept is 25 units, and a unit takes 10 ms.
-    const slow = newClient('1000;w=10;burst=1000')
-    slow.send(10, 990)
-    slow.send(965)
-    expect(await slow.waitMs(1)).toBe(10)
+  const START_POLICY = (policy: string) => {
+    const limiter = createRateLimiter()
+    const mark = limiter.acquire(10, {}, undefined) as number
+    return { limiter, mark, policy }
+  }
+
+  it('refills the limit per window of w seconds', async () => {
+    // 1,000 per 10 s: 0.1 unit per ms. A bucket of 1,000 keeps 400; a newcomer alone has half of the
+    // 590 above it, then a unit each 20 ms.
+    const { limiter, mark } = START_POLICY('1000;w=10;burst=1000')
+    limiter.settle(10, mark, {
+      status: 201,
+      headers: { 'ratelimit-policy': '1000;w=10;burst=1000', 'ratelimit-remaining': '990' },
+    })
+    const most = limiter.acquire(295, {}, undefined) as number
+    limiter.settle(295, most)
+    let wentAt: number | undefined
+    void Promise.resolve(limiter.acquire(1, {}, undefined)).then(() => (wentAt = Date.now() - START))
+    await vi.advanceTimersByTimeAsync(30)
+    expect(wentAt).toBe(20)
   })
 
-  it('holds the burst, or the limit without one; the level kept is a quarter of it at most', async () => {
-    const large = newClient('1000;w=1;burst=2000')
-    large.send(10, 1_990)
-    large.send(1_740)
-    expect(await large.waitMs(1)).toBe(1)
-    const plain = newClient('1000;w=1')
-    plain.send(10, 990)
-    plain.send(740)
-    expect(await plain.waitMs(1)).toBe(1)
-    // A bucket of 400 keeps 100, less than a window's refill.
-    const small = newClient('1000;w=1;burst=400')
-    small.send(10, 390)
-    small.send(290)
-    expect(await small.waitMs(1)).toBe(1)
+  it('holds the burst, or the limit without one', async () => {
+    for (const [policy, held] of [
+      ['1000;w=1;burst=2000', 2_000],
+      ['1000;w=1', 1_000],
+    ] as const) {
+      vi.setSystemTime(START)
+      const limiter = createRateLimiter()
+      const mark = limiter.acquire(10, {}, undefined) as number
+      limiter.settle(10, mark, {
+        status: 201,
+        headers: { 'ratelimit-policy': policy, 'ratelimit-remaining': String(held - 10) },
+      })
+      // Half of what is above the level: min(2/5 of the bucket, 500).
+      const level = Math.min((2 / 5) * held, 500)
+      expect(typeof limiter.acquire(Math.floor((held - 10 - level) / 2), {}, undefined)).toBe('number')
+      expect(limiter.acquire(5, {}, undefined)).toBeInstanceOf(Promise)
+    }
   })
 
   it('is read leniently: parameters in any order, quoted or not, unknown ones kept, only the first policy', () => {

@@ -5,6 +5,7 @@ import {
   type NotificationClientOptions,
   type NotifyKitError,
 } from '../../../src/index.js'
+import { RetryBudget } from '../../../src/internal/pipeline/retry-budget.js'
 import type { FakeService } from '../../../src/testing/index.js'
 import { API_KEY, fakeConnection, seededFake } from '../../helpers/fake.js'
 import { captureLogs } from '../../helpers/logs.js'
@@ -237,5 +238,38 @@ describe('the retry budget and the free retry of a stale socket', () => {
     }
     stale = false
     expect(await attemptsInAnOutage(fake, client)).toEqual([3, 3, 3, 1, 1, 1])
+  })
+})
+
+describe('the retry budget, token by token', () => {
+  const times = (count: number, act: () => void) => {
+    for (let i = 0; i < count; i++) act()
+  }
+
+  it('retries while more than half of its 20 tokens are left', () => {
+    const budget = new RetryBudget()
+    times(9, () => budget.failed())
+    expect(budget.allowsRetry).toBe(true)
+    budget.failed()
+    expect(budget.allowsRetry).toBe(false)
+    // A quarter of a token per success: one puts it past half again.
+    budget.succeeded()
+    expect(budget.allowsRetry).toBe(true)
+  })
+
+  it('has a floor: a long outage owes nothing, and 41 successes after it bring retries back', () => {
+    const budget = new RetryBudget()
+    times(1_000, () => budget.failed())
+    times(40, () => budget.succeeded())
+    expect(budget.allowsRetry).toBe(false)
+    budget.succeeded()
+    expect(budget.allowsRetry).toBe(true)
+  })
+
+  it('has a ceiling: a long quiet spell of successes banks no more than a full budget', () => {
+    const budget = new RetryBudget()
+    times(1_000, () => budget.succeeded())
+    times(10, () => budget.failed())
+    expect(budget.allowsRetry).toBe(false)
   })
 })

@@ -22,7 +22,7 @@ import type {
 } from './types.js'
 
 /**
- * Creates an in-memory fake of the notification service that behaves like the real server: the seven
+ * Creates an in-memory fake of the notification service that behaves like the real server: the nine
  * operations with their state, the `{ data }` envelope and error bodies, API key checks, idempotency
  * keys, optional rate limiting, and fault injection for resilience tests.
  *

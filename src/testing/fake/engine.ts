@@ -1,4 +1,4 @@
-import { isRecord } from './http.js'
+import { isRecord, isTimeZone } from './http.js'
 import { overridesOf, resolveChannel, scheduleOf } from './preferences.js'
 import {
   channelsOf,
@@ -473,15 +473,6 @@ function localTime(time: number, timezone: string | undefined): { day: number; m
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(part('weekday'))
   return { day, minutes: Number(part('hour')) * 60 + Number(part('minute')) }
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** `"09:30 PM"` as minutes after midnight. */

@@ -203,3 +203,13 @@ export function toResponse(reply: Reply): Response {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+
+/** A time zone the runtime knows (an IANA name), as the server's subscriber check and its schedule read it. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}

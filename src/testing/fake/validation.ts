@@ -4,6 +4,7 @@ import {
   type FieldErrors,
   type HttpError,
   isRecord,
+  isTimeZone,
 } from './http.js'
 import type { FakeChannel, FakeChannelPreferences, FakeSchedule, FakeSubscriber } from './types.js'
 
@@ -125,15 +126,6 @@ const nestedMessage = (field: string) => `nested property ${field} must be eithe
 const EMAIL = /^[^\s@]+@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\.)+[a-zA-Z]{2,}$/
 /** `@IsLocale()`, near enough: a language, then subtags (`en`, `en-US`, `pt_BR`, `zh-Hant-TW`). */
 const LOCALE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value })
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * The subscriber DTO's checks (an `actor` object): every field named `<prefix>.<field>`, in the

@@ -31,6 +31,8 @@ export function externalPacer(limiter: RateLimiter): Pacer {
         // The attempt is over: its outcome stands, whatever the limiter makes of it.
       }
     },
+    // The application's limiter paces bulk requests as they are: no reason to split them.
+    coarse: () => false,
   }
 }
 

@@ -11,18 +11,18 @@ import { deadlineError } from './waits.js'
  */
 export interface Pacer {
   /**
-   * Takes `cost` units for an attempt. Returns its mark (the units this pacer has let through, the
-   * attempt's included) when it may go now, or a promise of it that resolves when it may go and
-   * rejects (the units given back) on the call's `signal`, or at once when the wait would end past
-   * `deadline`. Every `acquire` that does not reject is followed by a `settle` with its mark.
+   * Takes `cost` units for an attempt: its mark (the units let through, its own included) when it
+   * may go now, else a promise of it, which rejects on the call's `signal` or at once when the wait
+   * would end past `deadline`. Every `acquire` that does not reject is followed by a `settle`.
    */
   acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<number> | number
   /**
-   * Ends an attempt that `acquire` let through: `response` is undefined when none arrived. Its
-   * `RateLimit-Policy` and `RateLimit-Remaining` correct the picture of the bucket; a 429's
-   * `Retry-After` pauses every request of this pacer.
+   * Ends an attempt that `acquire` let through (`response` undefined when none arrived): its
+   * `RateLimit-*` headers correct the picture of the bucket; a 429's `Retry-After` pauses all.
    */
   settle(cost: number, mark: number, response?: { status: number; headers: ResponseHeaders }): void
+  /** Whether requests of `cost` are too coarse to pace on the bucket (below); undefined until it is described. */
+  coarse(cost: number): boolean | undefined
 }
 
 // A fleet is many clients (serverless instances) on one API key, so one bucket on the server, that
@@ -42,6 +42,8 @@ export interface Pacer {
 // before it came), as much again being in flight from others unseen, and it reads the bucket a
 // window after its first answer if the bucket holds the request and it owes nothing. A 429 cuts the
 // share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
+// Requests whose level does not hold `WINDOW_COSTS` of them are too coarse: each client would read
+// the bucket too seldom to share it (bulk requests on the smallest plan), so a stream sends singles.
 
 /** What a 429 leaves of a share. */
 const CUT = 0.7
@@ -110,9 +112,9 @@ export function createRateLimiter(): Pacer {
     share = Math.max(MIN_SHARE, Math.min(1, value))
   }
 
-  /** What may be in flight until the first decision. */
-  const inFlightCap = () => (joining && (!answered || capacity > 0) ? BULK_UNITS : Infinity)
-  const waveFull = (cost: number) => inFlight > 0 && inFlight + cost > inFlightCap()
+  /** Until its first decision, a newcomer has one bulk request's units in flight at most. */
+  const waveFull = (cost: number) =>
+    inFlight > 0 && joining && (!answered || capacity > 0) && inFlight + cost > BULK_UNITS
 
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
   const readyAt = (units: number, now: number) => {
@@ -197,8 +199,7 @@ export function createRateLimiter(): Pacer {
       if (joining) join(remaining, now)
       return
     }
-    // What the fleet drew over the window: what the bucket would hold had nobody drawn (no more than
-    // it holds), less what is left.
+    // What the fleet drew over the window: what the bucket would hold had nobody drawn, less what is left.
     const expected = Math.min(capacity, decided.remaining + (now - decided.at) * refillPerMs)
     const own = mark - decided.mark
     const drawn = Math.max(own, expected - remaining)
@@ -235,16 +236,15 @@ export function createRateLimiter(): Pacer {
     }
     if (status === 429) cut(now, described ? remaining : 0, mark)
     else if (described) decide(now, remaining, mark)
-    // Without `Retry-After` the 429'd request backs off as any retry does. A longer one than a retry
-    // waits out fails that call at once, and so it does the others, instead of holding them unseen.
+    // Without `Retry-After` the 429'd request backs off as a retry does; a longer one than a retry
+    // waits out fails that call at once, and so the others, instead of holding them unseen.
     const pauseMs = status === 429 ? parseRetryAfterMs(headers) : undefined
     if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
       // Empty until the pause ends, less what is sent and not answered.
       pausedUntil = now + pauseMs
       setCredit(-inFlight, pausedUntil)
     } else if (described && now >= pausedUntil && mark >= latestMark) {
-      // The latest word on the bucket (an overtaken answer says less): this client's part of what
-      // is left above the level kept, less what it has in flight, some of which the server counted.
+      // The latest word (an overtaken answer says less): its part above the level, less its units in flight.
       latestMark = mark
       left = remaining
       setCredit(share * (remaining - levelKept()) - inFlight, now)
@@ -253,12 +253,12 @@ export function createRateLimiter(): Pacer {
 
   return {
     acquire: take,
-
     settle(cost, mark, response) {
       inFlight -= cost
       answered = true
       if (response !== undefined) read(mark, response)
       if (line.length > 0) release()
     },
+    coarse: (cost) => (capacity > 0 ? LEVEL_KEPT * capacity < WINDOW_COSTS * cost : undefined),
   }
 }

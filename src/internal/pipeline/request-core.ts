@@ -63,6 +63,11 @@ export interface SharedState {
 /** What a batch of requests (bulk) needs of the core: `execute`, its requests reported as parts of it. */
 export interface Executor {
   execute: RequestCore['execute']
+  /**
+   * Whether requests of `cost` units are too coarse for the client's pacer to share the bucket with:
+   * undefined until an answer describes the bucket, false when the client does not pace by it.
+   */
+  coarse(cost: number): boolean | undefined
 }
 
 /**
@@ -157,11 +162,20 @@ export class RequestCore {
       ? hooks(
           operation,
           transport,
-          (batch) => run({ execute: (op, input, options) => this.execute(op, input, options, batch) }),
+          (batch) =>
+            run({
+              execute: (op, input, options) => this.execute(op, input, options, batch),
+              coarse: (cost) => this.coarse(cost),
+            }),
           undefined,
           true,
         )
       : run(this)
+  }
+
+  coarse(cost: number): boolean | undefined {
+    const { rateLimiter } = this.#config.shared()
+    return rateLimiter ? rateLimiter.coarse(cost) : false
   }
 
   /** `sender` is the transport, or the call as the hooks see it (which sends through the transport). */

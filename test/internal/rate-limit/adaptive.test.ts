@@ -75,9 +75,9 @@ describe('adaptive rate limiting (default)', () => {
     const client = clientWith()
     await client.events.triggerBulk([EVENT])
     // 50 left, 60 kept (two fifths of the bucket): a newcomer alone owes its half of the 10 below the
-    // level, and its credit holds its half of the 90 above it at most: the second bulk request waits
-    // for 50 units at half the refill. A read in the meantime does not wait.
-    const bulk = client.events.triggerBulk([EVENT])
+    // level, and its credit holds its half of the 90 above it at most: the broadcast waits for 50
+    // units at half the refill. A read in the meantime does not wait.
+    const bulk = client.events.broadcast({ name: 'welcome', payload: {} })
     const read = client.notifications.get('missing').catch(() => undefined)
     await vi.advanceTimersByTimeAsync(1_000)
     await Promise.all([bulk, read])
@@ -283,27 +283,28 @@ describe('RateLimiter after a 429', () => {
 describe.each(TRANSPORTS)('over a real socket through %s, on the real clock', (transport) => {
   afterEach(closeClients)
 
-  it('streams 2,000 events through a 1,000 units/s bucket without a 429', async () => {
+  it('streams 3,000 events through a 1,000 units/s bucket without a 429', async () => {
     vi.useRealTimers()
-    // A burst that holds the first 4 requests, which go before any answer describes the bucket.
-    const fake = seededFake({ rateLimit: { perSecond: 1_000, burst: 400 } })
+    // A burst that holds the first 4 requests, which go before any answer describes the bucket, and
+    // enough bulk requests for them to be paced as they are (not split into single triggers).
+    const fake = seededFake({ rateLimit: { perSecond: 1_000, burst: 1_300 } })
     const server = await fake.listen()
     const log = captureLogs()
     const client = clientFor(server, { apiKey: API_KEY, logger: log.logger, logLevel: 'debug' }, transport)
     try {
       const started = performance.now()
-      const source = Array.from({ length: 2_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
+      const source = Array.from({ length: 3_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
       let applied = 0
       for await (const outcome of client.events.triggerStream(source, { concurrency: 4 })) {
         if (outcome.results) applied += outcome.count
       }
       const seconds = (performance.now() - started) / 1000
-      expect(applied).toBe(2_000)
+      expect(applied).toBe(3_000)
       const statuses = log.lines.filter((line) => line.level === 'debug').map((line) => line.details?.status)
-      expect(statuses).toHaveLength(20)
+      expect(statuses).toHaveLength(30)
       expect(statuses.filter((status) => status !== 201)).toEqual([])
-      // 2,000 units less the 400 of the burst, at 1,000 a second.
-      expect(seconds).toBeGreaterThan(1.4)
+      // 3,000 units less the 1,300 of the burst, at 1,000 a second.
+      expect(seconds).toBeGreaterThan(1.6)
       expect(seconds).toBeLessThan(3)
     } finally {
       await server.close()

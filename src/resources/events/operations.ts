@@ -77,6 +77,15 @@ export function triggerVerdict(result: TriggerResult, what: string): SendVerdict
   return unknownStatus(status)
 }
 
+/**
+ * A trigger's result read as a bulk answer's are: only a status this version does not know is a
+ * verdict (a warning); a status that says nothing was sent is left to the caller, which names the event.
+ * @internal
+ */
+export function eventVerdict(result: TriggerResult): SendVerdict | undefined {
+  return unknownStatus(statusOf(result))
+}
+
 function firstUnknownStatus(results: readonly TriggerResult[]): SendVerdict | undefined {
   for (const result of results) {
     const verdict = unknownStatus(statusOf(result))

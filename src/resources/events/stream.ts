@@ -1,17 +1,24 @@
 import type { WithResponse } from '../../core/api-promise.js'
 import {
+  BadRequestError,
   type BulkChunkFailure,
   BulkTriggerError,
   failedEvent,
+  IdempotencyReplayError,
   NotifyKitError,
   namingSentEvent,
   RequestValidationError,
   ResponseValidationError,
+  UnprocessableEntityError,
   type ValidationIssue,
   withCallContext,
 } from '../../core/errors.js'
 import type { TriggerStreamOptions } from '../../core/options.js'
-import { checkIdempotencyKey, normalizeHeaders } from '../../internal/http/headers.js'
+import {
+  checkIdempotencyKey,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  normalizeHeaders,
+} from '../../internal/http/headers.js'
 import type { Executor } from '../../internal/pipeline/request-core.js'
 import { deadlineError } from '../../internal/pipeline/waits.js'
 import { callerAbortError } from '../../internal/transport/attempt.js'
@@ -20,7 +27,7 @@ import { checkStreamOptions } from '../../internal/validation/option-schemas.js'
 import { isPlainObject } from '../../internal/validation/parse.js'
 import { MAX_EVENTS_PER_BULK_REQUEST, type TriggerResult } from '../../schemas/events.js'
 import { isEventIterable } from './event-source.js'
-import { type EventOperations, eventIssues, triggerVerdict } from './operations.js'
+import { type EventOperations, eventIssues, eventVerdict, triggerVerdict } from './operations.js'
 import { sendInOrder } from './send-in-order.js'
 
 /** What the stream says of every request, in the order of the source. */
@@ -150,14 +157,13 @@ export function streamChunks(
         failures.push(refused(chunkIndex, event, offset + j, invalid(issues)))
       }
     })
-    let data: TriggerResult[] | undefined
+    let data: ChunkEntry[] | undefined
     let response: WithResponse<TriggerResult[]> | undefined
     let failed: NotifyKitError | undefined
     let attempts = 0
     while (sending.length > 0) {
       try {
-        response = await sendChunk(sending, { ...call, attempts: 0 })
-        data = response.data
+        ;({ entries: data, response } = await sendChunk(sending, { ...call, attempts: 0 }))
         attempts = response.response.attempts
         break
       } catch (error) {
@@ -193,6 +199,16 @@ export function streamChunks(
     const results: (TriggerResult | undefined)[] = events.map(() => undefined)
     data?.forEach((result, k) => {
       const j = at[k] as number
+      // An event sent on its own that failed (after its retries): a failure of its own.
+      if (result instanceof NotifyKitError) {
+        failures.push({
+          chunkIndex,
+          eventIndexes: [offset + j],
+          events: [failedEvent(events[j], offset + j)],
+          error: result,
+        })
+        return
+      }
       const notSent = triggerVerdict(result, `event ${offset + j}`)?.notSent
       if (notSent) {
         namingSentEvent(notSent, events[j], offset + j)
@@ -223,21 +239,58 @@ export function streamChunks(
       : outcome
   }
 
-  /** One request of the chunk's events that pass; a failure is thrown, with its call context. */
-  const sendChunk = async (
-    sending: unknown[],
-    call: { method: string; path: string; idempotencyKey: string; attempts: number },
-  ): Promise<WithResponse<TriggerResult[]>> => {
+  /**
+   * The chunk's events that pass, in one bulk request or, where bulk requests are too coarse for
+   * the client to pace on the server's bucket (a bucket that holds only a few of them), as single
+   * triggers. The chunk's key goes with its first request in either form, and the server holds a
+   * key to the body it first came with: a 422 for a key reused with another body means that an
+   * earlier call sent the chunk in the other form, which is then taken (its requests replay). A
+   * failure is thrown, with its call context.
+   */
+  const sendChunk = async (sending: unknown[], call: ChunkCall): Promise<ChunkAnswer> => {
+    const cost = operations.bulk.rateLimitCost
+    // Until an answer describes the bucket, the form is a guess: the first chunk goes (in bulk)
+    // alone, and the others wait for its answer.
+    if (core.coarse(cost) === undefined && firstChunk === undefined) {
+      const sent = sendInForm(sending, call, false)
+      firstChunk = sent.catch(() => undefined)
+      return sent
+    }
+    await firstChunk
+    // Events JSON cannot carry go in the bulk request, which the request core refuses before sending.
+    const singles =
+      core.coarse(cost) === true &&
+      singleKey(call, sending.length - 1).length <= MAX_IDEMPOTENCY_KEY_LENGTH &&
+      unserializable(sending).length === 0
+    return sendInForm(sending, call, singles)
+  }
+  let firstChunk: Promise<unknown> | undefined
+
+  const sendInForm = async (sending: unknown[], call: ChunkCall, singles: boolean): Promise<ChunkAnswer> => {
+    try {
+      return await (singles ? sendSingles : sendBulk)(sending, call)
+    } catch (error) {
+      if (!sentInOtherForm(error)) throw error
+      return await (singles ? sendBulk : sendSingles)(sending, call)
+    }
+  }
+
+  /** The time left for a request, or the deadline's error: a request whose turn comes after it is not sent. */
+  const timeLeft = (call: ChunkCall) => {
     const remainingMs = deadline === undefined ? undefined : deadline - Date.now()
-    // A chunk whose turn comes after the deadline is not sent at all, rather than sent with a
-    // timeout too short to read the answer of a request the server may still carry out.
+    // Not sent at all, rather than sent with a timeout too short to read the answer of a request
+    // the server may still carry out.
     if (remainingMs !== undefined && remainingMs <= 0) {
       throw withCallContext(deadlineError(deadlineMs, { notSent: true }), call)
     }
+    return remainingMs
+  }
+
+  const sendBulk = async (sending: unknown[], call: ChunkCall): Promise<ChunkAnswer> => {
     const response = await core.execute(
       operations.bulk,
       { body: { events: sending } },
-      { ...requestOptions, idempotencyKey: call.idempotencyKey, deadlineMs: remainingMs },
+      { ...requestOptions, idempotencyKey: call.idempotencyKey, deadlineMs: timeLeft(call) },
     )
     const { data, response: answer } = response
     // The results are matched to events by position, so a response that does not hold exactly
@@ -254,9 +307,96 @@ export function streamChunks(
         { ...call, attempts: answer.attempts },
       )
     }
-    return response
+    return { entries: data, response }
+  }
+
+  /**
+   * One trigger per event, the first under the chunk's key and alone: until the server holds that
+   * key to a trigger's body, no other event of the chunk goes, so a chunk whose first answer is a
+   * 422 for another form, or no answer at all, has sent nothing else. The others go under
+   * `<chunk key>:<position>`, and each that fails (after its retries) is a failure of its own event.
+   */
+  const sendSingles = async (sending: unknown[], call: ChunkCall): Promise<ChunkAnswer> => {
+    const operation = { ...operations.trigger, verdict: eventVerdict }
+    const trigger = async (k: number) =>
+      core.execute(
+        operation,
+        { body: sending[k] },
+        { ...requestOptions, idempotencyKey: singleKey(call, k), deadlineMs: timeLeft(call) },
+      )
+    let first: WithResponse<TriggerResult> | NotifyKitError
+    try {
+      first = await trigger(0)
+    } catch (error) {
+      if (!answeredByRoute(error)) throw error
+      first = error
+    }
+    const rest = await Promise.allSettled(sending.slice(1).map((_, k) => trigger(k + 1)))
+    const answers = [
+      first,
+      ...rest.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : asError(outcome.reason))),
+    ]
+    const entries = answers.map((answer) => (answer instanceof NotifyKitError ? answer : answer.data))
+    const sent = answers.filter(
+      (answer): answer is WithResponse<TriggerResult> => !(answer instanceof NotifyKitError),
+    )
+    const last = sent[sent.length - 1]
+    // Not one event answered: the chunk failed as a request would, with its first event's error.
+    if (last === undefined) throw first
+    const attempts = answers.reduce(
+      (total, answer) =>
+        total + (answer instanceof NotifyKitError ? answer.attempts : answer.response.attempts),
+      0,
+    )
+    const data = sent.map((answer) => answer.data)
+    return {
+      entries,
+      response: { data, response: { ...last.response, idempotencyKey: call.idempotencyKey, attempts } },
+    }
   }
   return sendInOrder(source, startAtChunk, concurrency, beforeChunk, send)
+}
+
+/** Each event's result, or the failure of an event sent on its own. */
+type ChunkEntry = TriggerResult | NotifyKitError
+
+/** What a chunk's requests answered: an entry per event sent, and the response to report. */
+interface ChunkAnswer {
+  entries: ChunkEntry[]
+  response: WithResponse<TriggerResult[]>
+}
+
+/** A chunk's request as its errors name it. */
+interface ChunkCall {
+  method: string
+  path: string
+  idempotencyKey: string
+  attempts: number
+}
+
+/** The key of the chunk's `k`th trigger when sent one by one: the chunk's own for the first. */
+function singleKey(call: ChunkCall, k: number): string {
+  return k === 0 ? call.idempotencyKey : `${call.idempotencyKey}:${k}`
+}
+
+/** The server's 422 for a key it holds to another body: the chunk went out before in the other form. */
+function sentInOtherForm(error: unknown): boolean {
+  return error instanceof UnprocessableEntityError && /reused for a different body/.test(error.message)
+}
+
+/**
+ * A refusal the trigger's route answered, which the server keeps for the key (and replays): the
+ * key is held to this form. A 422 for another form, a 429, no answer, or a server error are not.
+ */
+function answeredByRoute(error: unknown): error is NotifyKitError {
+  if (error instanceof IdempotencyReplayError) return true
+  return (
+    (error instanceof BadRequestError || error instanceof UnprocessableEntityError) && !sentInOtherForm(error)
+  )
+}
+
+function asError(reason: unknown): NotifyKitError {
+  return reason instanceof NotifyKitError ? reason : new NotifyKitError(String(reason), { cause: reason })
 }
 
 /**
@@ -268,8 +408,8 @@ function withPayload(event: unknown): unknown {
 }
 
 /** Whether the server sent every event of the list (the verdict's test, without building errors). */
-function allSent(results: readonly TriggerResult[]): boolean {
-  return results.every((result) => !triggerVerdict(result, '')?.notSent)
+function allSent(entries: readonly ChunkEntry[]): entries is TriggerResult[] {
+  return entries.every((entry) => !(entry instanceof NotifyKitError) && !triggerVerdict(entry, '')?.notSent)
 }
 
 /** One event refused before sending: a failure of its own. */

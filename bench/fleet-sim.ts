@@ -4,11 +4,12 @@
 // on the controller, not a figure with a target: the figures are bench:scale's, against the fake in
 // processes of their own.
 //
-//   npx tsx bench/fleet-sim.ts [seed]
+//   npx tsx bench/fleet-sim.ts <free|pro|business|enterprise|all> [seed]
 //
-// Each client streams chunks of 100 units (bulk requests), 4 at a time, through a pacer of its own;
-// a request takes 1 to 9 ms each way, one in twenty 20 to 60 ms; a 429 is retried after its pacer's
-// pause and 100 ms. The bucket is the fake's: 2,000 units/s, a burst of 2,200, the service's headers.
+// Each client streams chunks of 100 events, 4 at a time, through a pacer of its own, as triggerStream
+// sends them: a bulk request of 100 units, or 100 single triggers where the pacer finds bulk requests
+// too coarse for the bucket; a request takes 1 to 9 ms each way, one in twenty 20 to 60 ms; a 429 is
+// retried after its pacer's pause and 100 ms. The bucket is the plan's, with the service's headers.
 // Throughput apart is each chunk spread over the time since the client's previous chunk ended, where
 // bench:scale counts the chunks that end in the span: a chunk is a large part of a process's span
 // there, and would make these figures move by whole chunks.
@@ -118,25 +119,44 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
     const report = { start: 0, end: 0, ends: [] as number[] }
     reports.push(report)
     let left = chunks
+    /** One request of `cost` units, sent again after a 429 until it is applied. */
+    const request = async (cost: number) => {
+      for (;;) {
+        const mark = await pacer.acquire(cost, {}, undefined)
+        await sleep(oneWayMs())
+        const answer = bucket.take(cost)
+        if (process.env.TRACE)
+          console.log(
+            ((now - startedAt) / 1000).toFixed(2),
+            c,
+            cost,
+            answer.status,
+            answer.headers['ratelimit-remaining'],
+          )
+        await sleep(oneWayMs())
+        pacer.settle(cost, mark, answer)
+        if (answer.status === 201) return
+        await sleep(100)
+      }
+    }
+    // As a stream sends a chunk: until an answer describes the bucket, one bulk request alone; then
+    // one bulk request, or where bulk requests are too coarse for the bucket, 100 single triggers
+    // (the first alone).
+    let first: Promise<void> | undefined
+    const sendChunk = async () => {
+      if (pacer.coarse(100) === undefined && first === undefined) {
+        first = request(100)
+        return first
+      }
+      await first
+      if (!pacer.coarse(100)) return request(100)
+      await request(1)
+      await Promise.all(Array.from({ length: 99 }, () => request(1)))
+    }
     const worker = async (quota: { left: number }) => {
       while (quota.left > 0) {
         quota.left--
-        for (;;) {
-          const mark = await pacer.acquire(100, {}, undefined)
-          await sleep(oneWayMs())
-          const answer = bucket.take(100)
-          if (process.env.TRACE)
-            console.log(
-              ((now - startedAt) / 1000).toFixed(2),
-              c,
-              answer.status,
-              answer.headers['ratelimit-remaining'],
-            )
-          await sleep(oneWayMs())
-          pacer.settle(100, mark, answer)
-          if (answer.status === 201) break
-          await sleep(100)
-        }
+        await sendChunk()
         report.ends.push(now)
       }
     }
@@ -175,6 +195,7 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
   void unitsIn
   const requests = bucket.statuses[201] + bucket.statuses[429]
   const idealMs = ((clients * chunks * 100 - BURST) / PER_SECOND) * 1000
+  void requests
   const mean = sum(rates) / rates.length
   return {
     timeOverIdeal: (now - startedAt) / idealMs,

@@ -8,7 +8,7 @@
 // `{ "ready": true }` once loaded and waits for `go` on stdin, so that its processes start together,
 // then waits for `probe` between its two phases, so that the server counts the calls' attempts alone.
 import { createInterface } from 'node:readline'
-import { type Logger, NotificationClient } from '../src/index.js'
+import { BulkTriggerError, type Logger, NotificationClient } from '../src/index.js'
 import { API_KEY } from './fixtures.js'
 import {
   type ClientCounts,
@@ -64,15 +64,28 @@ async function stream(task: Extract<FleetClientConfig, { task: 'stream' }>): Pro
   const startedAt = Date.now()
   let chunks = 0
   let failedChunks = 0
+  const chunkErrors = new Set<string>()
   const applied: [number, number][] = []
   for await (const outcome of client.events.triggerStream(events(task.first, task.events), {
     concurrency: task.concurrency,
   })) {
     chunks++
-    if (outcome.error) failedChunks++
-    else applied.push([Date.now(), outcome.count])
+    if (outcome.error) {
+      failedChunks++
+      const { error } = outcome
+      const first = error instanceof BulkTriggerError ? (error.failures[0]?.error ?? error) : error
+      chunkErrors.add(`${first.name}: ${first.message}`)
+    } else applied.push([Date.now(), outcome.count])
   }
-  return { ...counts, startedAt, endedAt: Date.now(), chunks, failedChunks, applied }
+  return {
+    ...counts,
+    startedAt,
+    endedAt: Date.now(),
+    chunks,
+    failedChunks,
+    chunkErrors: [...chunkErrors],
+    applied,
+  }
 }
 
 /** `calls` triggers, `concurrency` at a time, each retried as the client's defaults say. */

@@ -139,7 +139,7 @@ export interface FleetFigure {
   /** What the fake applied, and every answer it gave by status. */
   server: FakeStats
   /** The processes' own counts, summed. */
-  clients: ClientCounts & { chunks: number; failedChunks: number }
+  clients: ClientCounts & { chunks: number; failedChunks: number; chunkErrors: string[] }
   fairness: Fairness | undefined
 }
 
@@ -257,6 +257,7 @@ async function fleetOf(scripts: FleetScripts, row: FleetRow): Promise<FleetFigur
         ...counts(reports),
         chunks: sum(reports, (report) => report.chunks),
         failedChunks: sum(reports, (report) => report.failedChunks),
+        chunkErrors: [...new Set(reports.flatMap((report) => report.chunkErrors))],
       },
       // Fairness while all run needs them all running at once with equal work: not the churn fleet.
       fairness:
@@ -397,7 +398,7 @@ export function fleetLine(figure: FleetFigure): string {
     idealSeconds(figure) > 0
       ? `${fixed(figure.seconds, 1)} s, ${fixed(v.timeOverIdeal, 3)}× ideal ${fixed(idealSeconds(figure), 1)} s`
       : `${fixed(figure.seconds, 1)} s (within the burst: the bucket sets no pace), ${thousands(Math.round(events / figure.seconds))} events/s`,
-    `applied ${thousands(server.distinctEvents)} of ${thousands(events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed; ${clients.retries} retries`,
+    `applied ${thousands(server.distinctEvents)} of ${thousands(events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed${clients.chunkErrors.length > 0 ? ` (${clients.chunkErrors.join('; ')})` : ''}; ${clients.retries} retries`,
     ...(fairness === undefined
       ? []
       : [

@@ -82,6 +82,8 @@ export interface FleetStreamReport extends ClientCounts {
   endedAt: number
   chunks: number
   failedChunks: number
+  /** The errors the failed chunks ended with, each once (the name and message). */
+  chunkErrors: string[]
   /** When each chunk that succeeded ended, and its events: the process's throughput over any span. */
   applied: [at: number, events: number][]
 }

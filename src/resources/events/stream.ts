@@ -7,6 +7,7 @@ import {
   IdempotencyReplayError,
   NotifyKitError,
   namingSentEvent,
+  RateLimitError,
   RequestValidationError,
   ResponseValidationError,
   UnprocessableEntityError,
@@ -270,7 +271,11 @@ export function streamChunks(
     try {
       return await (singles ? sendSingles : sendBulk)(sending, call)
     } catch (error) {
-      if (!sentInOtherForm(error)) throw error
+      // The server refuses for the rate before it takes the key: a bulk request refused so to the
+      // end may go one event at a time, where the bucket is too coarse for it.
+      const refusedForRate =
+        !singles && error instanceof RateLimitError && core.coarse(operations.bulk.rateLimitCost)
+      if (!sentInOtherForm(error) && !refusedForRate) throw error
       return await (singles ? sendBulk : sendSingles)(sending, call)
     }
   }

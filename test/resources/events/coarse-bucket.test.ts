@@ -167,6 +167,21 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
     expect(fake.notifications).toHaveLength(200)
   })
 
+  it('sends a bulk request refused for the rate to the end one event at a time, once the bucket is too coarse', async () => {
+    const fake = fakeWith()
+    const { client, seen } = clientOver(fake, true, { maxRetries: 0 })
+    fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-4:0' })
+    const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-4' })
+
+    expect(outcome?.results).toHaveLength(100)
+    expect(seen.slice(0, 3)).toEqual([
+      { key: 'send-4:0', route: '/bulk', status: 429 },
+      { key: 'send-4:0', route: '/', status: 201 },
+      { key: 'send-4:0:1', route: '/', status: 201 },
+    ])
+    expect(fake.notifications).toHaveLength(100)
+  })
+
   it('fails an event the server refuses alone, the chunk key first or not, and sends the others', async () => {
     const fake = fakeWith({ rateLimit: { plan: 'free' } })
     const { client } = clientOver(fake)

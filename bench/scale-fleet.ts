@@ -365,6 +365,14 @@ export function idealSeconds(figure: FleetFigure): number {
   return Math.max(0, events - burst) / perSecond
 }
 
+/**
+ * Whether the bucket sets the row's pace: work within the burst, or beyond it by less than a second
+ * of refill, takes the time the machine takes (a ratio to an ideal of a few milliseconds says nothing).
+ */
+function bucketPaced(figure: FleetFigure): boolean {
+  return idealSeconds(figure) >= 1
+}
+
 /** What the issue asks of a row, and whether the row met it. */
 export function verdicts(figure: FleetFigure) {
   const { server, fairness, row } = figure
@@ -395,9 +403,9 @@ export function fleetLine(figure: FleetFigure): string {
   const ended = figure.processes.map((process) => fixed(process.endedAt / 1000, 1)).join(' ')
   return [
     `${v.status429} 429s of ${thousands(v.requests)} requests (${fixed((100 * v.status429) / v.requests, 1)}%, allowed ${row.members.length === 1 ? 0 : fixed(v.allowed429, 1)})${others > 0 ? `, ${others} other non-2xx` : ''}`,
-    idealSeconds(figure) > 0
+    bucketPaced(figure)
       ? `${fixed(figure.seconds, 1)} s, ${fixed(v.timeOverIdeal, 3)}× ideal ${fixed(idealSeconds(figure), 1)} s`
-      : `${fixed(figure.seconds, 1)} s (within the burst: the bucket sets no pace), ${thousands(Math.round(events / figure.seconds))} events/s`,
+      : `${fixed(figure.seconds, 1)} s (within a second of the burst: the bucket sets no pace), ${thousands(Math.round(events / figure.seconds))} events/s`,
     `applied ${thousands(server.distinctEvents)} of ${thousands(events)} events, ${server.duplicates} twice; ${clients.failedChunks} of ${clients.chunks} chunks failed${clients.chunkErrors.length > 0 ? ` (${clients.chunkErrors.join('; ')})` : ''}; ${clients.retries} retries`,
     ...(fairness === undefined
       ? []
@@ -416,7 +424,7 @@ export function fleetRows(figures: FleetFigure[]): Row[] {
     return [
       `5. ${figure.row.name} (${figure.row.plan}: ${thousands(perSecond)}/s, burst ${thousands(burst)}), ${figure.row.members.map((member) => thousands(member.events)).join('/')} events per process, cold`,
       fleetLine(figure),
-      `429s ≤ max(2%, 1 per process), 0 alone; every event once${figure.row.judged ? '; Jain ≥ 0.95' : ''}: ${met}; time ≤ 1.15× ideal (1.05× alone) where the machine serves the rate${idealSeconds(figure) > 0 ? `: ${fixed(v.timeOverIdeal, 2)}×` : ''}`,
+      `429s ≤ max(2%, 1 per process), 0 alone; every event once${figure.row.judged ? '; Jain ≥ 0.95' : ''}: ${met}; time ≤ 1.15× ideal (1.05× alone) where the machine serves the rate${bucketPaced(figure) ? `: ${fixed(v.timeOverIdeal, 2)}×` : ''}`,
       'info',
     ]
   })

@@ -68,7 +68,8 @@ export class Events<W extends object = WorkflowPayloads> {
 
   /**
    * Triggers any number of events: they are sent in requests of at most 100, `concurrency` at a
-   * time, and the results come back in input order. An event without `payload` is sent with
+   * time (as single triggers on a rate-limit bucket too small for bulk requests, as `triggerStream`
+   * does), and the results come back in input order. An event without `payload` is sent with
    * `payload: {}`, as the server fills in for a single trigger (it refuses a bulk event without).
    * Each event is checked on its own: an invalid one is not sent and the others are. An invalid
    * event, a request that still fails after its retries, or an event the server sent nothing for
@@ -114,7 +115,9 @@ export class Events<W extends object = WorkflowPayloads> {
    * `BulkTriggerError` naming each by its position in the source, `transactionId` and `to`. The
    * source is read only as requests go out, so memory does not grow with its length. Request _i_ is
    * sent with the key `<idempotencyKey>:<i>`: after a crash, run it again with the same key and
-   * source, and `startAtChunk` past the last outcome you recorded.
+   * source, and `startAtChunk` past the last outcome you recorded. On a rate-limit bucket too small
+   * for bulk requests (the free plan), a request's events go as single triggers: the first under its
+   * key, the others under `<idempotencyKey>:<i>:<k>`.
    *
    * @example
    * ```ts

@@ -240,6 +240,8 @@ export function streamChunks(
       : outcome
   }
 
+  /** The first chunk sent while nothing was known of the bucket, settled or not. */
+  let firstChunk: Promise<unknown> | undefined
   /**
    * The chunk's events that pass, in one bulk request or, where bulk requests are too coarse for
    * the client to pace on the server's bucket (a bucket that holds only a few of them), as single
@@ -265,7 +267,6 @@ export function streamChunks(
       unserializable(sending).length === 0
     return sendInForm(sending, call, singles)
   }
-  let firstChunk: Promise<unknown> | undefined
 
   const sendInForm = async (sending: unknown[], call: ChunkCall, singles: boolean): Promise<ChunkAnswer> => {
     try {

@@ -8,7 +8,7 @@ import {
   type TriggerEventParams,
   UnprocessableEntityError,
 } from '../../../src/index.js'
-import type { FakeService, FakeServiceOptions } from '../../../src/testing/index.js'
+import type { FakeService } from '../../../src/testing/index.js'
 import { API_KEY, seededFake } from '../../helpers/fake.js'
 
 // On a bucket that holds only a few bulk requests (the free plan), a stream's chunks go as single
@@ -78,10 +78,6 @@ async function stream(
   return outcomes
 }
 
-function fakeWith(options: FakeServiceOptions = {}) {
-  return seededFake(options)
-}
-
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
   vi.setSystemTime(START)
@@ -93,7 +89,7 @@ afterEach(() => {
 
 describe('triggerStream on a bucket too small to pace bulk requests', () => {
   it('sends each chunk after the first answers as single triggers, the chunk key first: every event once, no 429', async () => {
-    const fake = fakeWith({ rateLimit: { plan: 'free' } })
+    const fake = seededFake({ rateLimit: { plan: 'free' } })
     const { client, seen } = clientOver(fake)
     const outcomes = await stream(client, events(300), { idempotencyKey: 'send-1', concurrency: 2 })
 
@@ -118,7 +114,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('keeps bulk requests where the bucket holds enough of them (the pro plan)', async () => {
-    const fake = fakeWith({ rateLimit: { plan: 'pro' } })
+    const fake = seededFake({ rateLimit: { plan: 'pro' } })
     const { client, seen } = clientOver(fake)
     await stream(client, events(300), { idempotencyKey: 'send-1', concurrency: 1 })
     expect(seen.map((request) => [request.key, request.route])).toEqual([
@@ -129,7 +125,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('resumes a chunk first sent one event at a time in that form, after a cold start that tries bulk', async () => {
-    const fake = fakeWith({ rateLimit: { plan: 'free' } })
+    const fake = seededFake({ rateLimit: { plan: 'free' } })
     const source = events(200)
     const first = await stream(clientOver(fake).client, source, { idempotencyKey: 'job-7', concurrency: 1 })
     // A new process resumes at chunk 1, which it sends blind as a bulk request: the server holds the
@@ -151,7 +147,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('resumes a chunk first sent in bulk as bulk, sending none of its events alone', async () => {
-    const fake = fakeWith()
+    const fake = seededFake()
     const source = events(200)
     const first = await stream(clientOver(fake).client, source, { idempotencyKey: 'job-8', concurrency: 1 })
     const { client, seen } = clientOver(fake, true)
@@ -168,7 +164,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('sends a bulk request refused for the rate to the end one event at a time, once the bucket is too coarse', async () => {
-    const fake = fakeWith()
+    const fake = seededFake()
     const { client, seen } = clientOver(fake, true, { maxRetries: 0 })
     fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-4:0' })
     const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-4' })
@@ -183,7 +179,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('fails an event the server refuses alone, the chunk key first or not, and sends the others', async () => {
-    const fake = fakeWith({ rateLimit: { plan: 'free' } })
+    const fake = seededFake({ rateLimit: { plan: 'free' } })
     const { client } = clientOver(fake)
     const source = events(200, (i) => (i === 100 || i === 105 ? 'no-such-workflow' : 'welcome'))
     const [, second] = await stream(client, source, { idempotencyKey: 'send-2', concurrency: 1 })
@@ -202,7 +198,7 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 
   it('sends nothing else of a chunk whose first trigger has no answer from the route', async () => {
-    const fake = fakeWith({ rateLimit: { plan: 'free' } })
+    const fake = seededFake({ rateLimit: { plan: 'free' } })
     const { client, seen } = clientOver(fake, false, { maxRetries: 0 })
     fake.failNext({ status: 500, idempotencyKey: 'send-3:1' })
     const [, second] = await stream(client, events(200), { idempotencyKey: 'send-3', concurrency: 1 })

@@ -52,7 +52,7 @@ async function timed(work: Promise<unknown>): Promise<number> {
   void work.finally(() => {
     done = true
   })
-  while (!done) await vi.advanceTimersByTimeAsync(10)
+  while (!done) await vi.advanceTimersByTimeAsync(50)
   await work
   return Date.now() - started
 }

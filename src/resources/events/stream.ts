@@ -155,7 +155,7 @@ export function streamChunks(
         sending.push(prepared)
         at.push(j)
       } else {
-        failures.push(refused(chunkIndex, event, offset + j, invalid(issues)))
+        failures.push(eventFailure(chunkIndex, event, offset + j, invalid(issues)))
       }
     })
     let data: ChunkEntry[] | undefined
@@ -184,7 +184,7 @@ export function streamChunks(
             path: [offset + j],
             message: (failed as RequestValidationError).issues[0]?.message ?? '',
           }
-          failures.push(refused(chunkIndex, events[j], offset + j, invalid([issue])))
+          failures.push(eventFailure(chunkIndex, events[j], offset + j, invalid([issue])))
         }
         const dropped = new Set(unsendable)
         sending = sending.filter((_, k) => !dropped.has(k))
@@ -202,23 +202,15 @@ export function streamChunks(
       const j = at[k] as number
       // An event sent on its own that failed (after its retries): a failure of its own.
       if (result instanceof NotifyKitError) {
-        failures.push({
-          chunkIndex,
-          eventIndexes: [offset + j],
-          events: [failedEvent(events[j], offset + j)],
-          error: result,
-        })
+        failures.push(eventFailure(chunkIndex, events[j], offset + j, result))
         return
       }
       const notSent = triggerVerdict(result, `event ${offset + j}`)?.notSent
       if (notSent) {
         namingSentEvent(notSent, events[j], offset + j)
-        failures.push({
-          chunkIndex,
-          eventIndexes: [offset + j],
-          events: [failedEvent(events[j], offset + j)],
-          error: withCallContext(notSent, { ...call, attempts }),
-        })
+        failures.push(
+          eventFailure(chunkIndex, events[j], offset + j, withCallContext(notSent, { ...call, attempts })),
+        )
       } else {
         results[j] = result
       }
@@ -240,6 +232,9 @@ export function streamChunks(
       : outcome
   }
 
+  const bulkCost = operations.bulk.rateLimitCost
+  /** A trigger of a chunk's event, its result read as a bulk answer's (the chunk names an event not sent). */
+  const singleTrigger = { ...operations.trigger, verdict: eventVerdict }
   /** The first chunk sent while nothing was known of the bucket, settled or not. */
   let firstChunk: Promise<unknown> | undefined
   /**
@@ -251,10 +246,9 @@ export function streamChunks(
    * failure is thrown, with its call context.
    */
   const sendChunk = async (sending: unknown[], call: ChunkCall): Promise<ChunkAnswer> => {
-    const cost = operations.bulk.rateLimitCost
     // Until an answer describes the bucket, the form is a guess: the first chunk goes (in bulk)
     // alone, and the others wait for its answer.
-    if (core.coarse(cost) === undefined && firstChunk === undefined) {
+    if (core.coarse(bulkCost) === undefined && firstChunk === undefined) {
       const sent = sendInForm(sending, call, false)
       firstChunk = sent.catch(() => undefined)
       return sent
@@ -262,7 +256,7 @@ export function streamChunks(
     await firstChunk
     // Events JSON cannot carry go in the bulk request, which the request core refuses before sending.
     const singles =
-      core.coarse(cost) === true &&
+      core.coarse(bulkCost) === true &&
       singleKey(call, sending.length - 1).length <= MAX_IDEMPOTENCY_KEY_LENGTH &&
       unserializable(sending).length === 0
     return sendInForm(sending, call, singles)
@@ -274,8 +268,7 @@ export function streamChunks(
     } catch (error) {
       // The server refuses for the rate before it takes the key: a bulk request refused so to the
       // end may go one event at a time, where the bucket is too coarse for it.
-      const refusedForRate =
-        !singles && error instanceof RateLimitError && core.coarse(operations.bulk.rateLimitCost)
+      const refusedForRate = !singles && error instanceof RateLimitError && core.coarse(bulkCost)
       if (!sentInOtherForm(error) && !refusedForRate) throw error
       return await (singles ? sendBulk : sendSingles)(sending, call)
     }
@@ -323,10 +316,9 @@ export function streamChunks(
    * `<chunk key>:<position>`, and each that fails (after its retries) is a failure of its own event.
    */
   const sendSingles = async (sending: unknown[], call: ChunkCall): Promise<ChunkAnswer> => {
-    const operation = { ...operations.trigger, verdict: eventVerdict }
     const trigger = async (k: number) =>
       core.execute(
-        operation,
+        singleTrigger,
         { body: sending[k] },
         { ...requestOptions, idempotencyKey: singleKey(call, k), deadlineMs: timeLeft(call) },
       )
@@ -418,8 +410,13 @@ function allSent(entries: readonly ChunkEntry[]): entries is TriggerResult[] {
   return entries.every((entry) => !(entry instanceof NotifyKitError) && !triggerVerdict(entry, '')?.notSent)
 }
 
-/** One event refused before sending: a failure of its own. */
-function refused(chunkIndex: number, event: unknown, index: number, error: NotifyKitError): BulkChunkFailure {
+/** One event that fails on its own: refused before sending, not sent, or its own trigger failed. */
+function eventFailure(
+  chunkIndex: number,
+  event: unknown,
+  index: number,
+  error: NotifyKitError,
+): BulkChunkFailure {
   return { chunkIndex, eventIndexes: [index], events: [failedEvent(event, index)], error }
 }
 

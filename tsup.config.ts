@@ -41,6 +41,18 @@ const entry = {
 // entries never import them.
 const external = ['undici', 'zod', 'msw', '@opentelemetry/api']
 
+/** What every Node bundle shares: the package's and the `notifykit` command's. */
+const nodeBundle = {
+  sourcemap: true,
+  target: 'node20',
+  platform: 'node',
+  splitting: false,
+  treeshake: true,
+  // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
+  removeNodeProtocol: false,
+  external,
+} as const
+
 export default defineConfig([
   {
     // dist/index.{js,cjs,d.ts,d.cts}, dist/{testing,testing/msw,otel}.{js,cjs}: Node, undici inside.
@@ -49,14 +61,7 @@ export default defineConfig([
     dts: { entry: { index: entry.index } },
     // dist/portable is the other build's, made at the same time.
     clean: ['!portable/**'],
-    sourcemap: true,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    treeshake: true,
-    // `node:crypto` rather than `crypto`: unambiguous for bundlers and for runtimes other than Node.
-    removeNodeProtocol: false,
-    external,
+    ...nodeBundle,
     esbuildPlugins: [commonJsMsw],
     // `import.meta.url` for the CommonJS build too: notifykit/testing/msw requires msw from there.
     shims: true,
@@ -93,13 +98,7 @@ export default defineConfig([
     format: ['esm'],
     dts: false,
     clean: false,
-    sourcemap: true,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    treeshake: true,
-    removeNodeProtocol: false,
-    external,
+    ...nodeBundle,
   },
   {
     // dist/portable/{index,testing,testing/msw,otel}.js: ESM for fetch runtimes; types are the Node build's.

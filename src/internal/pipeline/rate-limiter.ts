@@ -16,10 +16,7 @@ export interface Pacer {
    * would end past `deadline`. Every `acquire` that does not reject is followed by a `settle`.
    */
   acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<number> | number
-  /**
-   * Ends an attempt that `acquire` let through (`response` undefined when none arrived): its
-   * `RateLimit-*` headers correct the picture of the bucket; a 429's `Retry-After` pauses all.
-   */
+  /** Ends an attempt `acquire` let through, with the answer's `RateLimit-*` headers if one arrived. */
   settle(cost: number, mark: number, response?: { status: number; headers: ResponseHeaders }): void
   /** Whether requests of `cost` are too coarse to pace on the bucket (below); undefined until it is described. */
   coarse(cost: number): boolean | undefined
@@ -37,10 +34,11 @@ export interface Pacer {
 // down when the fleet drew more than would have kept the level (one factor for every client), plus
 // an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
 // converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
-// A newcomer, or a client idle for a window, sends one bulk request blind and has one in flight at
-// most until its first decision; its share is meanwhile its part of what the bucket lacks (full
-// before it came), as much again being in flight from others unseen, and it reads the bucket a
-// window after its first answer if the bucket holds the request and it owes nothing. A 429 cuts the
+// A client alone keeps no level, until a window shows others drawing more than a step of it: its
+// share is then two steps at most, the room a newcomer takes. A newcomer, or a client idle for a
+// window, keeps the level, sends one request blind, and has a step of the level in flight at most
+// until its first decision; its share is meanwhile its part of what the bucket lacks (full before it
+// came), as much again being in flight from others unseen, and two steps at least. A 429 cuts the
 // share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
 // Requests whose level does not hold `WINDOW_COSTS` of them are too coarse: each client would read
 // the bucket too seldom to share it (bulk requests on the smallest plan), so a stream sends singles.
@@ -55,14 +53,13 @@ const MIN_SHARE = 1 / 64
 const LEVEL_KEPT = 2 / 5
 /** A window in bulk requests refilled: a decision sees several of the fleet's on every plan. */
 const WINDOW_COSTS = 5
-/** A bulk request's units: a newcomer has one in flight at most until its first decision. */
+/** A bulk request's units: the level is counted in them, and a newcomer sends as many blind. */
 const BULK_UNITS = 100
 
 /**
- * A pacer that knows nothing yet. Until a response carries `RateLimit-*` headers or a 429 with
- * `Retry-After`, `acquire` returns at once with nothing allocated and no clock read: a server that
- * does not rate-limit costs nothing.
- * @internal
+ * A pacer that knows nothing yet: until an answer carries `RateLimit-*` headers or a 429's `Retry-After`,
+ * `acquire` returns at once with nothing allocated and no clock read (a server that does not rate-limit
+ * costs nothing). @internal
  */
 export function createRateLimiter(): Pacer {
   /** The trigger bucket as the latest policy states it: units it holds, units it refills per ms. */
@@ -70,14 +67,13 @@ export function createRateLimiter(): Pacer {
   let refillPerMs = 0
   /** The part of the refill, and of what is left above the level kept, this client takes. */
   let share = 1
-  /** The latest decision, or the first answer before any: when, what was left, its request's mark. */
+  /** Where the window began: when, what was left, and the units this client had had answered. */
   let decided: { at: number; remaining: number; mark: number } | undefined
   let joining = true
-  /** What the latest report said was left in the bucket. */
-  let left = 0
-  /** The units this client may send, as of `creditAt`; they grow at its share of the refill. */
-  let credit = 0
-  let creditAt = 0
+  /** Whether a decision since this client joined saw others draw: a client alone keeps no level. */
+  let othersSeen = false
+  /** The units this client may send, as of `at`; they grow at its share of the refill. */
+  let credit = { units: 0, at: 0 }
   /** After a 429, nothing is sent before this time. */
   let pausedUntil = 0
   /** Units sent and not answered yet. */
@@ -88,7 +84,7 @@ export function createRateLimiter(): Pacer {
   let joinedAt = 0
   /** When this client last sent or read an answer. */
   let busyAt = 0
-  /** The mark of the latest request whose answer set the credit. */
+  /** Units sent when the latest answer that set the credit was read. */
   let latestMark = 0
   let answered = false
   /** Requests waiting for their turn, first come first served; `timer` wakes the first. */
@@ -96,40 +92,33 @@ export function createRateLimiter(): Pacer {
   let timer: ReturnType<typeof setTimeout> | undefined
 
   /** The level a fleet keeps: `WINDOW_COSTS` bulk requests, `LEVEL_KEPT` of the bucket at most. */
-  const levelKept = () => Math.min(LEVEL_KEPT * capacity, WINDOW_COSTS * BULK_UNITS)
-  /** A window, in ms: the time the refill takes to restore the level. */
-  const windowMs = () => (refillPerMs > 0 ? levelKept() / refillPerMs : Infinity)
+  const fleetLevel = () => Math.min(LEVEL_KEPT * capacity, WINDOW_COSTS * BULK_UNITS)
+  /** A newcomer keeps the level; a client whose decisions have seen no other draw keeps none. */
+  const levelKept = () => (joining || othersSeen ? fleetLevel() : 0)
+  /** A window, in ms: the time the refill takes to restore the fleet's level. */
+  const windowMs = () => (refillPerMs > 0 ? fleetLevel() / refillPerMs : Infinity)
   /** The credit at `now`, up to this client's part of the bucket above the level kept. */
   const creditAtTime = (now: number) =>
-    Math.min(share * (capacity - levelKept()), credit + (now - creditAt) * refillPerMs * share)
-  const setCredit = (units: number, now: number) => {
-    credit = units
-    creditAt = now
-  }
+    Math.min(share * (capacity - levelKept()), credit.units + (now - credit.at) * refillPerMs * share)
   /** A new share from now on, or from the end of a pause: what the pause left owed stays owed. */
-  const setShare = (value: number, now: number, from = Math.max(now, creditAt)) => {
-    setCredit(creditAtTime(from), from)
+  const setShare = (value: number, now: number, from = Math.max(now, credit.at)) => {
+    credit = { units: creditAtTime(from), at: from }
     share = Math.max(MIN_SHARE, Math.min(1, value))
   }
 
-  /** Until its first decision, a newcomer has one bulk request's units in flight at most. */
-  const waveFull = (cost: number) =>
-    inFlight > 0 && joining && (!answered || capacity > 0) && inFlight + cost > BULK_UNITS
+  /** Until its first decision, a newcomer has a bulk request blind, then a step of the level in flight. */
+  const wave = () => (capacity ? STEP * fleetLevel() : answered ? Infinity : BULK_UNITS)
+  const waveFull = (cost: number) => inFlight > 0 && joining && inFlight + cost > wave()
 
   /** When `units` may go: once the credit holds them (or all it can hold), and the pause is over. */
   const readyAt = (units: number, now: number) => {
     if (capacity === 0) return pausedUntil
-    const available = creditAtTime(now)
-    const missing = Math.min(units, share * (capacity - levelKept())) - available
-    const paced = now + Math.max(0, missing) / (refillPerMs * share)
-    // A newcomer's read, a window after its first answer (the paragraph above).
-    const reads = joining && available >= 0 && left - inFlight >= units
-    const readAt = reads && decided !== undefined ? decided.at + windowMs() : paced
-    return Math.max(pausedUntil, Math.min(paced, readAt))
+    const missing = Math.min(units, share * (capacity - levelKept())) - creditAtTime(now)
+    return Math.max(pausedUntil, now + Math.max(0, missing) / (refillPerMs * share))
   }
 
   const send = (cost: number, now: number) => {
-    if (capacity !== 0) setCredit(creditAtTime(now) - cost, now)
+    if (capacity !== 0) credit = { units: creditAtTime(now) - cost, at: now }
     busyAt = now
     inFlight += cost
     letThrough += cost
@@ -139,7 +128,6 @@ export function createRateLimiter(): Pacer {
   /** Lets the requests in line go whose turn has come, and sets the timer for the next. */
   const release = () => {
     clearTimeout(timer)
-    timer = undefined
     const now = Date.now()
     for (let first = line[0]; first !== undefined; first = line[0]) {
       // A full wave waits for an answer, which releases the line again.
@@ -160,6 +148,7 @@ export function createRateLimiter(): Pacer {
     // A client that has had nothing to send for a window no longer knows the fleet: it joins again.
     if (!joining && inFlight === 0 && line.length === 0 && now - busyAt > windowMs()) {
       joining = true
+      othersSeen = false
       decided = undefined
       joinedAt = letThrough
     }
@@ -188,34 +177,41 @@ export function createRateLimiter(): Pacer {
     })
   }
 
-  /** A newcomer's part of what the bucket lacks, as much again being in flight from unseen others. */
+  /** A newcomer's share: its part of what the bucket lacks, two steps at least (the paragraph above). */
   const join = (remaining: number, now: number, own = letThrough - joinedAt) =>
-    own > 0 && setShare(Math.min(share, own / (capacity - remaining + own)), now)
+    own > 0 && setShare(Math.min(share, Math.max(2 * STEP, own / (capacity - remaining + own))), now)
+
+  /** A window from an answer read now, this client's units counted from those answered by then. */
+  const windowAt = (at: number, remaining: number) => ({ at, remaining, mark: letThrough - inFlight })
 
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
-    decided ??= { at: now, remaining, mark }
-    if (mark <= decided.mark || now - decided.at < windowMs()) {
-      if (joining) join(remaining, now)
-      return
-    }
+    // The first window starts a step below full, where the refill has somewhere to go, and at the level
+    // or above, where others that keep it may draw: one that sees no other draw then is alone.
+    const start = capacity - remaining >= STEP * fleetLevel() && remaining >= fleetLevel()
+    if (!decided && start) decided = windowAt(now, remaining)
+    if (!decided || mark <= decided.mark || now - decided.at < windowMs()) return
     // What the fleet drew over the window: what the bucket would hold had nobody drawn, less what is left.
-    const expected = Math.min(capacity, decided.remaining + (now - decided.at) * refillPerMs)
+    const refilled = decided.remaining + (now - decided.at) * refillPerMs
+    const expected = Math.min(capacity, refilled)
     const own = mark - decided.mark
     const drawn = Math.max(own, expected - remaining)
+    // Others' draw, counting as this client's every unit it had in flight in the window: a step's is noise.
+    const firstSeen = !othersSeen && refilled - remaining - (letThrough - decided.mark) > STEP * fleetLevel()
+    othersSeen ||= firstSeen
+    joining = false
     const target = expected - levelKept()
     const factor = drawn > target ? Math.max(0, target) / drawn : 1
-    setShare((own / drawn) * factor + (STEP * (now - decided.at)) / windowMs(), now)
-    decided = { at: now, remaining, mark }
-    joining = false
+    const next = (own / drawn) * factor + (STEP * (now - decided.at)) / windowMs()
+    setShare(firstSeen ? Math.min(next, 2 * STEP) : next, now)
+    decided = windowAt(now, remaining)
   }
 
   /** A 429: a cut, unless this window has had its decision; a newcomer's is no decision. */
-  const cut = (now: number, remaining: number, mark: number) => {
+  const cut = (now: number, remaining: number) => {
     if (!joining && decided !== undefined && now - decided.at < windowMs()) return
-    if (joining) join(remaining, now)
     setShare(share * CUT, now)
-    decided = joining && decided !== undefined ? decided : { at: now, remaining, mark }
+    if (!joining) decided = windowAt(now, remaining)
   }
 
   /** What an answer says of the bucket: its policy and what is left, or a 429's pause. */
@@ -234,7 +230,8 @@ export function createRateLimiter(): Pacer {
       capacity = Number(burst) > 0 ? Number(burst) : policy.limit
       refillPerMs = policy.limit / (Number(w) * 1000)
     }
-    if (status === 429) cut(now, described ? remaining : 0, mark)
+    if (joining && described) join(remaining, now)
+    if (status === 429) cut(now, described ? remaining : 0)
     else if (described) decide(now, remaining, mark)
     // Without `Retry-After` the 429'd request backs off as a retry does; a longer one than a retry
     // waits out fails that call at once, and so the others, instead of holding them unseen.
@@ -242,12 +239,15 @@ export function createRateLimiter(): Pacer {
     if (pauseMs !== undefined && pauseMs <= MAX_RETRY_AFTER_MS && now + pauseMs > pausedUntil) {
       // Empty until the pause ends, less what is sent and not answered.
       pausedUntil = now + pauseMs
-      setCredit(-inFlight, pausedUntil)
-    } else if (described && now >= pausedUntil && mark >= latestMark) {
-      // The latest word (an overtaken answer says less): its part above the level, less its units in flight.
-      latestMark = mark
-      left = remaining
-      setCredit(share * (remaining - levelKept()) - inFlight, now)
+      credit = { units: -inFlight, at: pausedUntil }
+    } else if (described && now >= pausedUntil) {
+      // Its part above the level, less its units in flight. A request that went out before the latest
+      // word was read may have been taken before or after the requests answered since: it only lowers.
+      const credited = share * (remaining - levelKept()) - inFlight
+      if (mark > latestMark || credited < creditAtTime(now)) {
+        latestMark = letThrough
+        credit = { units: credited, at: now }
+      }
     }
   }
 
@@ -259,6 +259,6 @@ export function createRateLimiter(): Pacer {
       if (response !== undefined) read(mark, response)
       if (line.length > 0) release()
     },
-    coarse: (cost) => (capacity > 0 ? LEVEL_KEPT * capacity < WINDOW_COSTS * cost : undefined),
+    coarse: (cost) => (capacity ? LEVEL_KEPT * capacity < WINDOW_COSTS * cost : answered ? false : undefined),
   }
 }

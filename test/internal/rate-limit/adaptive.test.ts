@@ -224,31 +224,66 @@ describe('RateLimiter reading the bucket', () => {
     headers: { 'ratelimit-policy': '100;w=10', 'ratelimit-remaining': String(remaining) },
   })
 
-  it('takes the latest report as the picture with requests in flight: a bucket found fuller lets the next request go', async () => {
+  /**
+   * A client past its first decision, alone: its first window began at 50 left (its 10 drawn), and
+   * a window on it drew 12 of the 40 refilled, all that was drawn. Its share is the whole refill, it
+   * keeps no level, and the 78 left are its credit.
+   */
+  async function decidedAlone() {
     const limiter = createRateLimiter()
-    expect(limiter.acquire(10, {}, undefined)).toBe(10)
-    // 90 left, 40 kept (two fifths of the bucket): alone, a newcomer takes half of the 50 above.
-    limiter.settle(10, 10, report(90))
-    // Two more draw 20 of those 25: the third waits.
-    for (const mark of [20, 30]) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
+    limiter.settle(10, limiter.acquire(10, {}, undefined) as number, report(50))
+    await vi.advanceTimersByTimeAsync(4_000)
+    limiter.settle(12, limiter.acquire(12, {}, undefined) as number, report(78))
+    return limiter
+  }
+
+  it('takes an answer to a request sent after the latest report was read as the picture: a bucket found fuller lets the next request go', async () => {
+    const limiter = await decidedAlone()
+    expect(limiter.acquire(70, {}, undefined)).toBe(92)
     const waiting = limiter.acquire(10, {}, undefined)
     expect(waiting).toBeInstanceOf(Promise)
-    // The answer to the latest finds 90 left while the other is still in flight: the server did not
-    // count that one yet, so 15 are there for this client, and the waiting request goes at once; a
-    // fourth would need 5 more.
-    limiter.settle(10, 30, report(90))
-    expect(await waiting).toBe(40)
-    expect(limiter.acquire(10, {}, undefined)).toBeInstanceOf(Promise)
+    // The server found 60 left after those 70: the waiting request goes at once.
+    limiter.settle(70, 92, report(60))
+    expect(await waiting).toBe(102)
   })
 
-  it('an older answer that overtook a later one does not darken the picture', () => {
-    const limiter = createRateLimiter()
-    for (const mark of [10, 20, 30]) expect(limiter.acquire(10, {}, undefined)).toBe(mark)
-    // The answer to the second request comes first: plenty left.
-    limiter.settle(10, 20, report(90))
-    // The first request's answer, overtaken, says what was left before the second arrived.
-    limiter.settle(10, 10, report(0))
-    expect(limiter.acquire(10, {}, undefined)).toBe(40)
+  it('counts the units in flight against that picture: the server may not have taken them yet', async () => {
+    const limiter = await decidedAlone()
+    expect(limiter.acquire(30, {}, undefined)).toBe(52)
+    expect(limiter.acquire(30, {}, undefined)).toBe(82)
+    // 40 left after the second, the first still in flight: 10 for this client.
+    limiter.settle(30, 82, report(40))
+    expect(typeof limiter.acquire(10, {}, undefined)).toBe('number')
+    expect(limiter.acquire(1, {}, undefined)).toBeInstanceOf(Promise)
+  })
+
+  it("takes an answer to a request sent before the latest report was read as no fuller picture, though it went after that report's request", async () => {
+    const limiter = await decidedAlone()
+    limiter.acquire(30, {}, undefined)
+    limiter.acquire(30, {}, undefined)
+    // The first request's answer comes first, the second still in flight: 10 for this client.
+    limiter.settle(30, 52, report(40))
+    // The second may have been taken before the first: its 70 left lightens nothing.
+    limiter.settle(30, 82, report(70))
+    expect(typeof limiter.acquire(10, {}, undefined)).toBe('number')
+    expect(limiter.acquire(1, {}, undefined)).toBeInstanceOf(Promise)
+  })
+
+  it('lets an answer overtaken by a report read since lower the picture, never lighten it: it may have been taken after', async () => {
+    for (const [overtaken, goes] of [
+      [70, 10],
+      [4, 4],
+    ] as const) {
+      vi.setSystemTime(START)
+      const limiter = await decidedAlone()
+      limiter.acquire(30, {}, undefined)
+      limiter.acquire(30, {}, undefined)
+      limiter.settle(30, 82, report(40))
+      // The first request's answer comes last: 70 left lightens nothing (10 stay); 4 left darkens it.
+      limiter.settle(30, 52, report(overtaken))
+      expect(typeof limiter.acquire(goes, {}, undefined)).toBe('number')
+      expect(limiter.acquire(1, {}, undefined)).toBeInstanceOf(Promise)
+    }
   })
 })
 
@@ -257,11 +292,12 @@ describe('RateLimiter after a 429', () => {
 
   it('a second 429 with a later Retry-After holds a request that already waits until the later end', async () => {
     const limiter = createRateLimiter()
-    // Two requests sent before any answer: nothing is known, both go at once.
-    expect(limiter.acquire(1, {}, undefined)).toBe(1)
+    // One request blind; its answer says nothing of the bucket, and two go at once.
+    limiter.settle(1, limiter.acquire(1, {}, undefined) as number, { status: 201, headers: {} })
     expect(limiter.acquire(1, {}, undefined)).toBe(2)
+    expect(limiter.acquire(1, {}, undefined)).toBe(3)
     // The first answers 429, Retry-After: 1 — everything pauses until t = 1 000.
-    limiter.settle(1, 1, tooMany('1'))
+    limiter.settle(1, 2, tooMany('1'))
     // A third request comes and waits for the end of that pause.
     const turn = limiter.acquire(1, {}, undefined)
     expect(turn).toBeInstanceOf(Promise)
@@ -269,14 +305,14 @@ describe('RateLimiter after a 429', () => {
     void (turn as Promise<number>).then(() => (releasedAt = Date.now() - START))
     await vi.advanceTimersByTimeAsync(500)
     // The second request, in flight all along, answers 429 too, Retry-After: 3 — until t = 3 500.
-    limiter.settle(1, 2, tooMany('3'))
+    limiter.settle(1, 3, tooMany('3'))
     await vi.advanceTimersByTimeAsync(1_000)
     expect(releasedAt).toBeUndefined() // past the first pause's end (1 000)
     await vi.advanceTimersByTimeAsync(1_999)
     expect(releasedAt).toBeUndefined() // t = 3 499
     await vi.advanceTimersByTimeAsync(1)
     expect(releasedAt).toBe(3_500)
-    limiter.settle(1, 3, { status: 201, headers: {} })
+    limiter.settle(1, 4, { status: 201, headers: {} })
   })
 })
 

@@ -104,9 +104,13 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       while (wentAt === undefined) await vi.advanceTimersByTimeAsync(1)
       return wentAt - from
     }
-    /** Its share, from its pace once a report puts the bucket at the level: `PACE_UNITS` take `250 / share` ms. */
+    /**
+     * Its share, from its pace once a report puts the bucket at the level: `PACE_UNITS` take
+     * `250 / share` ms after the first `PACE_UNITS` went (whatever it owed before).
+     */
     const share = async () => {
       read(LEVEL)
+      await waitMs(PACE_UNITS)
       return 250 / (await waitMs(PACE_UNITS))
     }
     return { limiter, send, read, waitMs, share }
@@ -119,43 +123,66 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   /** Moves the fake clock on by `windows` windows, to the next whole millisecond. */
   const later = (windows: number) => vi.advanceTimersByTimeAsync(Math.ceil(windows * WINDOW))
 
+  /** Moves on by a window, `client` reading `remaining` half way: a client that reads stays in the fleet. */
+  async function windowOn(client: Client, remaining: number) {
+    await later(0.5)
+    client.read(remaining)
+    await later(0.5)
+  }
+
   /**
-   * A client that read an almost full bucket at first (10 units, its own) and decides `windows`
-   * windows later, having sent `units` meanwhile, from an answer with `remaining` left: the fleet
-   * drew `CAPACITY - remaining` over the windows (the bucket was full again at their start), of
-   * which `units` are this client's.
+   * A client in a fleet: its first window began at the level, where others drew the window's refill
+   * (so it keeps the fleet's level from then on), and its latest decision read an almost full bucket
+   * (10 units, its own), where its next window begins.
+   */
+  async function inFleet(): Promise<Client> {
+    const client = newClient()
+    client.send(10, LEVEL)
+    await windowOn(client, LEVEL)
+    client.send(10, LEVEL)
+    await windowOn(client, CAPACITY - 10)
+    client.send(10, CAPACITY - 10)
+    return client
+  }
+
+  /**
+   * A client in a fleet that decides `windows` windows on, having sent `units` meanwhile, from an
+   * answer with `remaining` left: the fleet drew `CAPACITY - remaining` over the windows (the bucket
+   * was full again at their start), of which `units` are this client's.
    */
   async function decided(units: number, remaining: number, windows = 1): Promise<Client> {
-    const client = newClient()
-    client.send(10, CAPACITY - 10)
-    await later(windows)
+    const client = await inFleet()
+    for (let window = 0; window < windows; window++) await windowOn(client, CAPACITY - 10)
     client.send(units, remaining)
     return client
   }
 
   describe('a newcomer', () => {
-    it('takes its part of what the bucket lacks, as much again being in flight from others it cannot see', () => {
+    it('takes its part of what the bucket lacks, as much again being in flight from others it cannot see, two steps at least', () => {
       // Alone, 10 sent and 10 lacking: a part of 10 / 20 of what is above the level.
       expectCredit((client) => client.send(10, CAPACITY - 10), (CAPACITY - 10 - LEVEL) / 2)
-      // Others drew 30 more: 10 / 50.
-      expectCredit((client) => client.send(10, CAPACITY - 40), (CAPACITY - 40 - LEVEL) / 5)
+      // Others drew 10 more: 10 / 30. Others drew 30 more: 10 / 50, and two steps (a quarter) at least.
+      expectCredit((client) => client.send(10, CAPACITY - 20), (CAPACITY - 20 - LEVEL) / 3)
+      expectCredit((client) => client.send(10, CAPACITY - 40), (CAPACITY - 40 - LEVEL) / 4)
     })
 
     it('lowers that part with each answer before its first decision, never raises it', () => {
-      // 10 of 40 lacking, and as much again: 1/5; a report that would make it larger changes nothing.
+      // 10 of 20 lacking, and as much again: 1/3; a later report that would make it larger (11 of 10
+      // lacking) changes nothing.
       expectCredit(
         (client) => {
           client.send(10, CAPACITY - 10)
-          client.read(CAPACITY - 40)
-          client.read(CAPACITY - 10)
+          client.read(CAPACITY - 20)
+          client.send(1, CAPACITY - 10)
         },
-        (CAPACITY - 10 - LEVEL) / 5,
+        (CAPACITY - 10 - LEVEL) / 3,
       )
     })
 
     it('takes a part from a 429 too, cut by 0.7', async () => {
-      // Its first answer a 429 with 70 left: 100 of its own, as much again, and the others' draw.
-      const share = Math.max(1 / 64, (100 / (CAPACITY - 70 + 100)) * 0.7)
+      // Its first answer a 429 with 70 left: 100 of its own, as much again, and the others' draw; two
+      // steps at least.
+      const share = Math.max(1 / 4, 100 / (CAPACITY - 70 + 100)) * 0.7
       const client = newClient()
       client.send(100, 70, { status: 429 })
       // It owes its share of what the bucket lacks below the level, then the 10 units.
@@ -169,14 +196,13 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       'decides a window after its first answer, whatever 429 came between',
       async () => {
         const client = newClient()
-        client.send(10, CAPACITY - 10)
+        client.send(10, LEVEL)
         await later(0.5)
-        client.send(10, CAPACITY - 100, { status: 429 })
+        client.send(10, LEVEL - 100, { status: 429 })
         await later(0.5)
         // A window after its first answer: this report is its first decision, and lifts the newcomer's
-        // one request in flight (two of 60 units go at once).
-        client.send(10, LEVEL)
-        client.read(CAPACITY - 10)
+        // step of the level in flight (two of 60 units go at once).
+        client.send(10, CAPACITY - 10)
         expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
         expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
       },
@@ -210,25 +236,23 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
         client.limiter.settle(100, first)
         await vi.advanceTimersByTimeAsync(0)
         expect(went).toBe(true)
-        // Decided alone: two go at once.
-        const settled = await decided(ABOVE, LEVEL)
-        settled.read(CAPACITY - 10)
+        // Decided: two go at once.
+        const settled = await decided(ABOVE / 2, CAPACITY - 10)
         const half = Math.floor((ABOVE - 10) / 2) - 1
         expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
         expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
       },
     )
+  })
 
-    it('reads the bucket again a window after its first answer however small its share, unless it owes', async () => {
-      // Found the bucket at the level after 1 unit of its own: a part of 1 / ABOVE+1, nothing above
-      // the level to take. The next request goes a window after that answer.
-      const small = newClient()
-      small.send(1, LEVEL)
-      expect(await small.waitMs(10)).toBe(Math.ceil(WINDOW))
-      // Found below the level: it owes its part of the shortfall first, and waits longer.
-      const owing = newClient()
-      owing.send(1, LEVEL - 50)
-      expect(await owing.waitMs(10)).toBeGreaterThan(Math.ceil(WINDOW) + 1)
+  describe('a newcomer described', () => {
+    it('has a step of the level in flight at most until its first decision, one request at least', () => {
+      const client = newClient()
+      client.send(10, CAPACITY - 10)
+      const unit = Math.floor(LEVEL / 8 / 3)
+      for (let sent = 0; sent < 3; sent++)
+        expect(typeof client.limiter.acquire(unit, {}, undefined)).toBe('number')
+      expect(client.limiter.acquire(unit, {}, undefined)).toBeInstanceOf(Promise)
     })
   })
 
@@ -305,12 +329,16 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       expectShare(await alone.share(), 1)
     })
 
-    it("counts no draw where the bucket was full: the refill it could not hold is nobody's", async () => {
-      const client = newClient()
-      client.send(10, CAPACITY - 10)
-      await later(10)
-      client.send(100, CAPACITY - 100)
-      expectShare(await client.share(), 1)
+    it('starts its first window a step below full (the refill has somewhere to go) and at the level or above (others may draw)', async () => {
+      // After a full bucket, or one below the level, the next answer starts the window: no decision
+      // yet, the newcomer's part of what the bucket lacks (two steps) stays.
+      for (const first of [CAPACITY - 10, LEVEL - 20]) {
+        const client = newClient()
+        client.send(10, first)
+        await later(1.1)
+        client.send(10, LEVEL)
+        expectShare(await client.share(), 1 / 4)
+      }
     })
 
     it('decides nothing more before the window has passed, and again once it has', async () => {
@@ -397,6 +425,83 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       await later(1)
       client.read(LEVEL, { status: 429, policy: `${rate * 5};w=5;burst=${CAPACITY}` })
       expectShare(await client.share(), 0.7)
+    })
+  })
+
+  describe('alone or in a fleet', () => {
+    /**
+     * A newcomer whose first window began at the level and ended with its 10 units and `others`
+     * more drawn from the bucket: its first decision.
+     */
+    async function firstDecision(others: number): Promise<{ client: Client; left: number }> {
+      const client = newClient()
+      client.send(10, LEVEL)
+      const start = Date.now()
+      await windowOn(client, LEVEL)
+      const left = Math.floor(LEVEL + (Date.now() - start) * R) - 10 - others
+      client.send(10, left)
+      return { client, left }
+    }
+    /** Whether `units` go at once. */
+    const goes = (client: Client, units: number) =>
+      typeof client.limiter.acquire(units, {}, undefined) === 'number'
+
+    it('alone, keeps no level: all that is left goes, and a unit more waits', async () => {
+      const { client, left } = await firstDecision(0)
+      expect(goes(client, left)).toBe(true)
+      expect(goes(client, 1)).toBe(false)
+    })
+
+    it("counts others' draw within a step of the level as noise: no level kept, its share its part", async () => {
+      const others = Math.floor(LEVEL / 16)
+      const { client, left } = await firstDecision(others)
+      expect(goes(client, Math.floor(0.97 * (10 / (10 + others) + 1 / 8) * left))).toBe(true)
+    })
+
+    it('once others drew more than a step of the level, keeps it, and takes two steps of what is above it', async () => {
+      const { client, left } = await firstDecision(Math.ceil(LEVEL / 8) + 1)
+      expect(goes(client, Math.floor((left - LEVEL) / 4) - 1)).toBe(true)
+      expect(goes(client, 2)).toBe(false)
+    })
+
+    it('counts a request still in flight as its own draw: the server may have taken it already', async () => {
+      const { client, left } = await firstDecision(0)
+      const start = Date.now()
+      // Alone, it draws the bucket down to half the level, then a window on sends 10 units and, before
+      // their answer, a quarter of the level more; the answer finds both drawn.
+      const drawn = left - LEVEL / 2
+      client.send(drawn, LEVEL / 2)
+      await windowOn(client, LEVEL / 2)
+      const mark = client.limiter.acquire(10, {}, undefined) as number
+      const inFlight = Math.floor(LEVEL / 4)
+      expect(typeof client.limiter.acquire(inFlight, {}, undefined)).toBe('number')
+      const remaining = Math.floor(LEVEL / 2 + (Date.now() - start) * R) - 10 - inFlight
+      client.limiter.settle(10, mark, answer(remaining))
+      // Still alone: its share (most of the window's draw was its own) of all that is left, less what
+      // is in flight, goes; in a fleet it would keep the level and take two steps above it at most.
+      expect(goes(client, Math.floor(0.8 * remaining) - inFlight)).toBe(true)
+    })
+
+    it('keeps the level while it stays in the fleet, though a window shows no other draw', async () => {
+      const { client } = await firstDecision(LEVEL / 2)
+      await windowOn(client, CAPACITY - 10)
+      client.send(10, CAPACITY - 10)
+      await windowOn(client, CAPACITY - 10)
+      // Alone in this window: all it drew is its own 10, and the bucket is back where it was.
+      client.send(10, CAPACITY - 10)
+      expect(goes(client, CAPACITY - 10 - LEVEL)).toBe(true)
+      expect(goes(client, 1)).toBe(false)
+    })
+
+    it('forgets the fleet once idle for a window: it joins again and may find itself alone', async () => {
+      const { client } = await firstDecision(LEVEL / 2)
+      await later(1.1)
+      client.send(10, LEVEL)
+      const start = Date.now()
+      await windowOn(client, LEVEL)
+      const left = Math.floor(LEVEL + (Date.now() - start) * R) - 10
+      client.send(10, left)
+      expect(goes(client, left)).toBe(true)
     })
   })
 

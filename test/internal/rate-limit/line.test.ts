@@ -4,8 +4,9 @@ import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.j
 
 // The 429 path and the waiting line of one client's pacer, to the millisecond, on a fake clock. The
 // bucket refills a unit per ms and holds 1,000; the level a fleet keeps is 400 (two fifths of it), and
-// a window 400 ms. The client has decided it is alone (its share the whole refill), and a report of
-// `LEVEL + n` left gives it `n` units to send, less what it has in flight.
+// a window 400 ms. The client is in a fleet (it has seen others draw, so it keeps the level), its share
+// the whole refill, and a report of `LEVEL + n` left, to a request sent after the latest report was
+// read (mark 600), gives it `n` units to send, less what it has in flight.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
 const POLICY = '1000;w=1;burst=1000;comment="token bucket";category="trigger";cost="bulk";serviceLevel="pro"'
@@ -29,14 +30,23 @@ function answer(remaining: number, status = 201, extra: Record<string, string> =
 }
 const tooMany = (retryAfter: string, remaining = 0) => answer(remaining, 429, { 'retry-after': retryAfter })
 
-/** A client that has decided it is alone, with nothing to send until a report says otherwise. */
+/**
+ * A client in a fleet whose share is the whole refill, with nothing to send until a report says
+ * otherwise: its first window began at the level and others drew 90 units in it; in the second it
+ * drew all that was drawn. It has sent 599 units.
+ */
 async function aloneClient() {
   const limiter = createRateLimiter()
   let mark = limiter.acquire(10, {}, undefined) as number
-  limiter.settle(10, mark, answer(990))
+  limiter.settle(10, mark, answer(LEVEL))
   await vi.advanceTimersByTimeAsync(WINDOW)
-  mark = limiter.acquire(590, {}, undefined) as number
-  limiter.settle(590, mark, answer(LEVEL))
+  mark = limiter.acquire(10, {}, undefined) as number
+  limiter.settle(10, mark, answer(700))
+  await vi.advanceTimersByTimeAsync(WINDOW)
+  mark = limiter.acquire(579, {}, undefined) as number
+  limiter.settle(579, mark, answer(421))
+  // A second answer to that request, read after the first: it may only lower the credit.
+  limiter.settle(0, mark, answer(LEVEL))
   return limiter
 }
 
@@ -154,7 +164,7 @@ describe('the waiting line', () => {
     expect(first.error).toBeInstanceOf(AbortError)
     // 20 units refilled by now: the second goes at once, its mark counting only its own units.
     expect(second.at).toBe(20)
-    expect(second.mark).toBe(610)
+    expect(second.mark).toBe(609)
   })
 
   it('closes up when a waiter behind the first aborts', async () => {
@@ -217,23 +227,6 @@ describe('the deadline', () => {
     const waits = limiter.acquire(10, { deadlineMs: 11 }, Date.now() + 11)
     expect(waits).toBeInstanceOf(Promise)
     await vi.advanceTimersByTimeAsync(10)
-    expect(await waits).toBe(610)
-  })
-})
-
-describe("a newcomer's read a window after its first answer", () => {
-  it('waits for the bucket to hold the request beyond what the client has in flight', async () => {
-    // A bucket of 100 refilled 100 a second: the level 40, a window 400 ms. Alone, half of the 50
-    // above the level is the newcomer's; those 25 go and stay in flight.
-    const policy = '100;w=1;burst=100'
-    const limiter = createRateLimiter()
-    const first = limiter.acquire(10, {}, undefined) as number
-    limiter.settle(10, first, answer(90, 201, {}, policy))
-    expect(typeof limiter.acquire(25, {}, undefined)).toBe('number')
-    // 70 more: the bucket said 90, but 25 of those are this client's in flight. No read at 400 ms;
-    // the credit's 30 (all it can hold) at half the refill, 600 ms.
-    const next = track(limiter, 70)
-    await vi.advanceTimersByTimeAsync(700)
-    expect(next.at).toBe(600)
+    expect(await waits).toBe(609)
   })
 })

@@ -249,7 +249,7 @@ export function streamChunks(
     // Until an answer describes the bucket, the form is a guess: the first chunk goes (in bulk)
     // alone, and the others wait for its answer.
     if (core.coarse(bulkCost) === undefined && firstChunk === undefined) {
-      const sent = sendInForm(sending, call, false)
+      const sent = sendInForm(sending, call, false, true)
       firstChunk = sent.catch(() => undefined)
       return sent
     }
@@ -262,13 +262,20 @@ export function streamChunks(
     return sendInForm(sending, call, singles)
   }
 
-  const sendInForm = async (sending: unknown[], call: ChunkCall, singles: boolean): Promise<ChunkAnswer> => {
+  const sendInForm = async (
+    sending: unknown[],
+    call: ChunkCall,
+    singles: boolean,
+    blind = false,
+  ): Promise<ChunkAnswer> => {
     try {
       return await (singles ? sendSingles : sendBulk)(sending, call)
     } catch (error) {
       // The server refuses for the rate before it takes the key: a bulk request refused so to the
-      // end may go one event at a time, where the bucket is too coarse for it.
-      const refusedForRate = !singles && error instanceof RateLimitError && core.coarse(bulkCost)
+      // end may go one event at a time where the bucket is too coarse for it, or where it was sent
+      // blind (one event fits a bucket that a client alone keeps nearly empty, and shows it a newcomer).
+      const refusedForRate =
+        !singles && error instanceof RateLimitError && (blind || core.coarse(bulkCost) === true)
       if (!sentInOtherForm(error) && !refusedForRate) throw error
       return await (singles ? sendBulk : sendSingles)(sending, call)
     }

@@ -5,6 +5,7 @@ import {
   InternalServerError,
   NotificationClient,
   type NotificationClientOptions,
+  RateLimitError,
   type TriggerEventParams,
   UnprocessableEntityError,
 } from '../../../src/index.js'
@@ -207,5 +208,34 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
     expect(seen.filter((request) => request.key.startsWith('send-3:1'))).toEqual([
       { key: 'send-3:1', route: '/', status: 500 },
     ])
+  })
+})
+
+describe('triggerStream on a bucket that holds bulk requests (the pro plan)', () => {
+  it('sends a first chunk, sent blind and refused for the rate to the end, one event at a time: one fits a bucket kept near empty', async () => {
+    const fake = seededFake({ rateLimit: { plan: 'pro' } })
+    const { client, seen } = clientOver(fake, false, { maxRetries: 0 })
+    fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-5:0' })
+    const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-5' })
+
+    expect(outcome?.results).toHaveLength(100)
+    expect(seen.slice(0, 3)).toEqual([
+      { key: 'send-5:0', route: '/bulk', status: 429 },
+      { key: 'send-5:0', route: '/', status: 201 },
+      { key: 'send-5:0:1', route: '/', status: 201 },
+    ])
+    expect(fake.notifications).toHaveLength(100)
+  })
+
+  it('fails a later chunk refused for the rate to the end: the bucket holds bulk requests, and it waits for its turn', async () => {
+    const fake = seededFake({ rateLimit: { plan: 'pro' } })
+    const { client, seen } = clientOver(fake, false, { maxRetries: 0 })
+    fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-6:1' })
+    const [first, second] = await stream(client, events(200), { idempotencyKey: 'send-6', concurrency: 1 })
+
+    expect(first?.results).toHaveLength(100)
+    expect(second?.error).toBeInstanceOf(RateLimitError)
+    expect(seen.filter((request) => request.route === '/')).toEqual([])
+    expect(fake.notifications).toHaveLength(100)
   })
 })

@@ -119,9 +119,9 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
     const report = { start: 0, end: 0, ends: [] as number[] }
     reports.push(report)
     let left = chunks
-    /** One request of `cost` units, sent again after a 429 until it is applied. */
-    const request = async (cost: number) => {
-      for (;;) {
+    /** One request of `cost` units, sent again after a 429 until it is applied or `attempts` are spent. */
+    const request = async (cost: number, attempts = Infinity) => {
+      for (let attempt = 1; ; attempt++) {
         const mark = await pacer.acquire(cost, {}, undefined)
         await sleep(oneWayMs())
         const answer = bucket.take(cost)
@@ -136,16 +136,20 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
         await sleep(oneWayMs())
         pacer.settle(cost, mark, answer)
         if (answer.status === 201) return
+        if (attempt >= attempts) throw new Error('refused for the rate to the end')
         await sleep(100)
       }
     }
-    // As a stream sends a chunk: until an answer describes the bucket, one bulk request alone; then
-    // one bulk request, or where bulk requests are too coarse for the bucket, 100 single triggers
-    // (the first alone).
+    // As a stream sends a chunk: until an answer describes the bucket, one bulk request alone (one
+    // event at a time if it is refused for the rate to the end); then one bulk request, or where bulk
+    // requests are too coarse for the bucket, 100 single triggers (the first alone).
     let first: Promise<void> | undefined
     const sendChunk = async () => {
       if (pacer.coarse(100) === undefined && first === undefined) {
-        first = request(100)
+        first = request(100, 3).catch(async () => {
+          await request(1)
+          await Promise.all(Array.from({ length: 99 }, () => request(1)))
+        })
         return first
       }
       await first

@@ -18,7 +18,7 @@ export interface Pacer {
   acquire(cost: number, options: RequestOptions, deadline: number | undefined): Promise<number> | number
   /** Ends an attempt `acquire` let through, with the answer's `RateLimit-*` headers if one arrived. */
   settle(cost: number, mark: number, response?: { status: number; headers: ResponseHeaders }): void
-  /** Whether requests of `cost` are too coarse to pace on the bucket (below); undefined until it is described. */
+  /** Whether requests of `cost` are too coarse to pace on the bucket (below); undefined before any answer. */
   coarse(cost: number): boolean | undefined
 }
 
@@ -36,10 +36,10 @@ export interface Pacer {
 // converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
 // A client alone keeps no level, until a window shows others drawing more than a step of it: its
 // share is then two steps at most, the room a newcomer takes. A newcomer, or a client idle for a
-// window, keeps the level, sends one request blind, and has a step of the level in flight at most
-// until its first decision; its share is meanwhile its part of what the bucket lacks (full before it
-// came), as much again being in flight from others unseen, and two steps at least. A 429 cuts the
-// share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
+// window, keeps the level, sends a bulk request's units blind, then has a step of the level in
+// flight at most until its first decision; its share is meanwhile its part of what the bucket lacks
+// (full before it came), as much again in flight from others unseen, two steps at least. A 429 cuts
+// the share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
 // Requests whose level does not hold `WINDOW_COSTS` of them are too coarse: each client would read
 // the bucket too seldom to share it (bulk requests on the smallest plan), so a stream sends singles.
 

@@ -65,7 +65,8 @@ export interface Executor {
   execute: RequestCore['execute']
   /**
    * Whether requests of `cost` units are too coarse for the client's pacer to share the bucket with:
-   * undefined until an answer describes the bucket, false when the client does not pace by it.
+   * undefined before the first answer, false when no answer describes a bucket or the client does not
+   * pace by it.
    */
   coarse(cost: number): boolean | undefined
 }

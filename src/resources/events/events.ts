@@ -117,7 +117,8 @@ export class Events<W extends object = WorkflowPayloads> {
    * sent with the key `<idempotencyKey>:<i>`: after a crash, run it again with the same key and
    * source, and `startAtChunk` past the last outcome you recorded. On a rate-limit bucket too small
    * for bulk requests (the free plan), a request's events go as single triggers: the first under its
-   * key, the others under `<idempotencyKey>:<i>:<k>`.
+   * key, the others under `<idempotencyKey>:<i>:<k>`; so does a call's first request, sent before any
+   * answer describes the bucket, if the server refuses it for the rate to the end.
    *
    * @example
    * ```ts

@@ -164,21 +164,6 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
     expect(fake.notifications).toHaveLength(200)
   })
 
-  it('sends a bulk request refused for the rate to the end one event at a time, once the bucket is too coarse', async () => {
-    const fake = seededFake()
-    const { client, seen } = clientOver(fake, true, { maxRetries: 0 })
-    fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-4:0' })
-    const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-4' })
-
-    expect(outcome?.results).toHaveLength(100)
-    expect(seen.slice(0, 3)).toEqual([
-      { key: 'send-4:0', route: '/bulk', status: 429 },
-      { key: 'send-4:0', route: '/', status: 201 },
-      { key: 'send-4:0:1', route: '/', status: 201 },
-    ])
-    expect(fake.notifications).toHaveLength(100)
-  })
-
   it('fails an event the server refuses alone, the chunk key first or not, and sends the others', async () => {
     const fake = seededFake({ rateLimit: { plan: 'free' } })
     const { client } = clientOver(fake)
@@ -212,20 +197,26 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
 })
 
 describe('triggerStream on a bucket that holds bulk requests (the pro plan)', () => {
-  it('sends a first chunk, sent blind and refused for the rate to the end, one event at a time: one fits a bucket kept near empty', async () => {
-    const fake = seededFake({ rateLimit: { plan: 'pro' } })
-    const { client, seen } = clientOver(fake, false, { maxRetries: 0 })
-    fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-5:0' })
-    const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-5' })
+  it.each([
+    ['on the pro plan', () => ({ fake: seededFake({ rateLimit: { plan: 'pro' } }), describeFree: false })],
+    ['where the answers describe the free plan', () => ({ fake: seededFake(), describeFree: true })],
+  ])(
+    'sends a first chunk, sent blind and refused for the rate to the end, one event at a time (%s): one fits a bucket kept near empty',
+    async (_plan, setup) => {
+      const { fake, describeFree } = setup()
+      const { client, seen } = clientOver(fake, describeFree, { maxRetries: 0 })
+      fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-5:0' })
+      const [outcome] = await stream(client, events(100), { idempotencyKey: 'send-5' })
 
-    expect(outcome?.results).toHaveLength(100)
-    expect(seen.slice(0, 3)).toEqual([
-      { key: 'send-5:0', route: '/bulk', status: 429 },
-      { key: 'send-5:0', route: '/', status: 201 },
-      { key: 'send-5:0:1', route: '/', status: 201 },
-    ])
-    expect(fake.notifications).toHaveLength(100)
-  })
+      expect(outcome?.results).toHaveLength(100)
+      expect(seen.slice(0, 3)).toEqual([
+        { key: 'send-5:0', route: '/bulk', status: 429 },
+        { key: 'send-5:0', route: '/', status: 201 },
+        { key: 'send-5:0:1', route: '/', status: 201 },
+      ])
+      expect(fake.notifications).toHaveLength(100)
+    },
+  )
 
   it('fails a later chunk refused for the rate to the end: the bucket holds bulk requests, and it waits for its turn', async () => {
     const fake = seededFake({ rateLimit: { plan: 'pro' } })

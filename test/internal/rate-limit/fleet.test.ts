@@ -8,8 +8,8 @@ import { API_KEY, seededFake } from '../../helpers/fake.js'
 // for a fleet.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
-const PER_SECOND = 200
-const BURST = 220
+const PER_SECOND = 100
+const BURST = 110
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
@@ -64,19 +64,19 @@ describe('a fleet of clients on one key', () => {
   it('eight clients starting together settle near their share: few 429s, the bucket kept busy', async () => {
     const { fake, statuses, newClient } = bucketServer()
     const elapsed = await timed(
-      Promise.all(Array.from({ length: 8 }, (_, c) => send(newClient(), 300, `c${c}`))),
+      Promise.all(Array.from({ length: 8 }, (_, c) => send(newClient(), 150, `c${c}`))),
     )
     const tooMany = statuses.filter((status) => status === 429).length
-    expect(fake.notifications).toHaveLength(2_400)
+    expect(fake.notifications).toHaveLength(1_200)
     expect(tooMany / statuses.length).toBeLessThanOrEqual(0.02)
-    expect(elapsed / idealMs(2_400)).toBeLessThanOrEqual(1.15)
+    expect(elapsed / idealMs(1_200)).toBeLessThanOrEqual(1.15)
   }, 30_000)
 
   it('one client alone draws the whole bucket (it keeps no level for others it has not seen), without a 429', async () => {
     const { statuses, newClient } = bucketServer()
-    const elapsed = await timed(send(newClient(), 1_000, 'alone'))
+    const elapsed = await timed(send(newClient(), 500, 'alone'))
     expect(statuses.filter((status) => status === 429)).toHaveLength(0)
-    expect(elapsed / idealMs(1_000)).toBeLessThanOrEqual(1.05)
+    expect(elapsed / idealMs(500)).toBeLessThanOrEqual(1.05)
   }, 30_000)
 
   it('a client that joins a running fleet reaches its share within a few seconds, and takes no more', async () => {
@@ -98,11 +98,11 @@ describe('a fleet of clients on one key', () => {
     const work = Promise.all(
       clients.map(async (client, c) => {
         if (c === 3) await new Promise((resolve) => setTimeout(resolve, joinAt))
-        await send(client, 1_200, `c${c}`)
+        await send(client, 600, `c${c}`)
       }),
     )
     await timed(work)
-    expect(fake.notifications).toHaveLength(4_800)
+    expect(fake.notifications).toHaveLength(2_400)
     // From 2 s after it joined until the first client is done, each sends about a quarter of the refill.
     const from = joinAt + 2_000
     const to = Math.min(
@@ -118,16 +118,16 @@ describe('a fleet of clients on one key', () => {
 
   it('clients that send in bursts with idle spells between meet few 429s: each joins again after a spell', async () => {
     const { fake, statuses, newClient } = bucketServer({ perSecond: 2_000, burst: 2_200 })
-    // Each client: 5 bursts of 400 events (4 bulk requests), with 300 to 1,200 ms of nothing between.
+    // Each client: 4 bursts of 300 events (3 bulk requests), with 300 to 1,200 ms of nothing between.
     const bursts = async (client: NotificationClient, c: number) => {
-      for (let burst = 0; burst < 5; burst++) {
-        const events = Array.from({ length: 400 }, (_, i) => ({ name: 'welcome', to: `c${c}-${burst}-${i}` }))
+      for (let burst = 0; burst < 4; burst++) {
+        const events = Array.from({ length: 300 }, (_, i) => ({ name: 'welcome', to: `c${c}-${burst}-${i}` }))
         await client.events.triggerBulk(events)
         await new Promise((resolve) => setTimeout(resolve, 300 + ((c * 7 + burst * 13) % 10) * 100))
       }
     }
     await timed(Promise.all(Array.from({ length: 8 }, (_, c) => bursts(newClient(), c))))
-    expect(fake.notifications).toHaveLength(16_000)
+    expect(fake.notifications).toHaveLength(9_600)
     const tooMany = statuses.filter((status) => status === 429).length
     expect(tooMany / statuses.length).toBeLessThanOrEqual(0.02)
   }, 30_000)
@@ -137,14 +137,14 @@ describe('a fleet of clients on one key', () => {
     const survivor = newClient()
     await timed(
       Promise.all([
-        send(survivor, 150, 'survivor'),
-        ...Array.from({ length: 7 }, (_, c) => send(newClient(), 300, `c${c}`)),
+        send(survivor, 75, 'survivor'),
+        ...Array.from({ length: 7 }, (_, c) => send(newClient(), 150, `c${c}`)),
       ]),
     )
     const before = statuses.length
     // Alone now, from a bucket the fleet left low: 600 more at the refill rate, near enough.
-    const elapsed = await timed(send(survivor, 600, 'survivor-alone'))
+    const elapsed = await timed(send(survivor, 300, 'survivor-alone'))
     expect(statuses.slice(before).filter((status) => status === 429)).toHaveLength(0)
-    expect(elapsed / idealMs(600, 0)).toBeLessThanOrEqual(1.15)
+    expect(elapsed / idealMs(300, 0)).toBeLessThanOrEqual(1.15)
   }, 30_000)
 })

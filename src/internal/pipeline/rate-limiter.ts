@@ -186,9 +186,9 @@ export function createRateLimiter(): Pacer {
 
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
-    // The first window starts a step below full, where the refill has somewhere to go, and at the level
-    // or above, where others that keep it may draw: one that sees no other draw then is alone.
-    const start = capacity - remaining >= STEP * fleetLevel() && remaining >= fleetLevel()
+    // The first window starts a step below full, where the refill has somewhere to go, and a step below
+    // the level at most, where a fleet that keeps it holds the bucket: one that sees no other draw is alone.
+    const start = capacity - remaining >= STEP * fleetLevel() && remaining >= (1 - STEP) * fleetLevel()
     if (!decided && start) decided = windowAt(now, remaining)
     if (!decided || mark <= decided.mark || now - decided.at < windowMs()) return
     // What the fleet drew over the window: what the bucket would hold had nobody drawn, less what is left.

@@ -329,16 +329,28 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       expectShare(await alone.share(), 1)
     })
 
-    it('starts its first window a step below full (the refill has somewhere to go) and at the level or above (others may draw)', async () => {
-      // After a full bucket, or one below the level, the next answer starts the window: no decision
-      // yet, the newcomer's part of what the bucket lacks (two steps) stays.
-      for (const first of [CAPACITY - 10, LEVEL - 20]) {
+    it('starts its first window a step below full (the refill has somewhere to go) and a step below the level or above (others may draw)', async () => {
+      // After a full bucket, or one more than a step below the level, the next answer starts the
+      // window: no decision yet, the newcomer's part of what the bucket lacks (two steps) stays.
+      for (const first of [CAPACITY - 10, Math.floor((7 / 8) * LEVEL) - 10]) {
         const client = newClient()
         client.send(10, first)
         await later(1.1)
         client.send(10, LEVEL)
         expectShare(await client.share(), 1 / 4)
       }
+    })
+
+    it('starts it within a step of the level: a fleet that keeps the level holds the bucket about there', async () => {
+      const start = Math.ceil((7 / 8) * LEVEL)
+      const client = newClient()
+      client.send(10, start)
+      await later(1.1)
+      client.send(10, LEVEL)
+      // Decided: its 10 units of what the fleet drew (the refill since the start, less the level left),
+      // plus a step per window since.
+      const elapsed = Math.ceil(1.1 * WINDOW)
+      expectShare(await client.share(), 10 / (start + elapsed * R - LEVEL) + elapsed / WINDOW / 8)
     })
 
     it('decides nothing more before the window has passed, and again once it has', async () => {

@@ -10,9 +10,8 @@
 // sends them: a bulk request of 100 units, or 100 single triggers where the pacer finds bulk requests
 // too coarse for the bucket; a request takes 1 to 9 ms each way, one in twenty 20 to 60 ms; a 429 is
 // retried after its pacer's pause and 100 ms. The bucket is the plan's, with the service's headers.
-// Throughput apart is each chunk spread over the time since the client's previous chunk ended, where
-// bench:scale counts the chunks that end in the span: a chunk is a large part of a process's span
-// there, and would make these figures move by whole chunks.
+// Fairness counts each client's units when the bucket took them, as bench:scale counts events when
+// the fake applied them.
 import { createRateLimiter } from '../src/internal/pipeline/rate-limiter.js'
 import { jainIndex } from './stats.js'
 
@@ -112,11 +111,11 @@ interface Scenario {
 async function run({ clients, chunks, staggerMs, burst }: Scenario) {
   const bucket = newBucket()
   const startedAt = now
-  const reports: { start: number; end: number; ends: number[] }[] = []
+  const reports: { start: number; end: number; taken: [at: number, units: number][] }[] = []
   let running = clients
   for (let c = 0; c < clients; c++) {
     const pacer = createRateLimiter()
-    const report = { start: 0, end: 0, ends: [] as number[] }
+    const report = { start: 0, end: 0, taken: [] as [number, number][] }
     reports.push(report)
     let left = chunks
     /** One request of `cost` units, sent again after a 429 until it is applied or `attempts` are spent. */
@@ -125,6 +124,7 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
         const mark = await pacer.acquire(cost, {}, undefined)
         await sleep(oneWayMs())
         const answer = bucket.take(cost)
+        if (answer.status === 201) report.taken.push([now, cost])
         if (process.env.TRACE)
           console.log(
             ((now - startedAt) / 1000).toFixed(2),
@@ -161,7 +161,6 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
       while (quota.left > 0) {
         quota.left--
         await sendChunk()
-        report.ends.push(now)
       }
     }
     void (async () => {
@@ -179,27 +178,14 @@ async function run({ clients, chunks, staggerMs, burst }: Scenario) {
   }
   await runUntil(() => running === 0)
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
-  /** Units a client applied in [from, to], each chunk spread over the time since its previous one. */
-  const unitsIn = (report: (typeof reports)[number], from: number, to: number) => {
-    let previous = report.start
-    let units = 0
-    for (const end of report.ends) {
-      if (end > previous)
-        units += (100 * Math.max(0, Math.min(end, to) - Math.max(previous, from))) / (end - previous)
-      previous = end
-    }
-    return units
-  }
   const lastStart = Math.max(...reports.map((report) => report.start))
   const firstEnd = Math.min(...reports.map((report) => report.end))
   const from = lastStart + 1_000
-  const rates = reports.map(
-    (report) => (100 * report.ends.filter((end) => end > from && end <= firstEnd).length) / (firstEnd - from),
+  const rates = reports.map((report) =>
+    sum(report.taken.filter(([at]) => at > from && at <= firstEnd).map(([, units]) => units)),
   )
-  void unitsIn
   const requests = bucket.statuses[201] + bucket.statuses[429]
   const idealMs = ((clients * chunks * 100 - BURST) / PER_SECOND) * 1000
-  void requests
   const mean = sum(rates) / rates.length
   return {
     timeOverIdeal: (now - startedAt) / idealMs,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { type BuildOptions, build } from 'esbuild'
 import type { FakeServiceOptions } from '../src/testing/index.js'
 import type { SegmentCommand, SegmentMeasurement, ServeConfig, ServeReady, WorkerConfig } from './protocol.js'
-import type { FakeStats, SwitchedAt } from './scale-protocol.js'
+import type { AppliedAt, FakeStats, SwitchedAt } from './scale-protocol.js'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 export const resultsDir = join(root, 'bench', 'results')
@@ -168,6 +168,8 @@ export interface FakeProcess {
   port: number
   /** What it applied, and every answer it gave by status. */
   stats(): Promise<FakeStats>
+  /** When it applied each event, by the events' indices. */
+  applied(): Promise<AppliedAt>
   /** Answers 503 to everything from now on; resolves to when that began (`Date.now()`). */
   down(): Promise<number>
   /** Answers as the fake again; resolves to when that began (`Date.now()`). */
@@ -186,6 +188,7 @@ export async function startFake(script: string, options: FakeServiceOptions): Pr
     baseUrl: `http://127.0.0.1:${port}`,
     port,
     stats: () => ask<FakeStats>('stats'),
+    applied: () => ask<AppliedAt>('applied'),
     down: async () => (await ask<SwitchedAt>('down')).at,
     up: async () => (await ask<SwitchedAt>('up')).at,
     stop: fake.stop,

@@ -1,10 +1,11 @@
 // The fake service in a process of its own for `npm run bench:scale`: it outlives a client killed
 // with SIGKILL, and its work is not charged to the client. Prints `{ "port" }`, then answers each
-// line on stdin: `stats` with what it applied and every answer it gave by status; `down` and `up`
+// line on stdin: `stats` with what it applied and every answer it gave by status; `applied` with when
+// it applied each event; `down` and `up`
 // with when it began and stopped answering 503 to everything (`SwitchedAt`). Exits when stdin ends.
 import { createInterface } from 'node:readline'
 import { createFakeService, type FakeServiceOptions, serveFetchHandler } from '../src/testing/index.js'
-import { type FakeStats, SCALE_WORKFLOW, type SwitchedAt } from './scale-protocol.js'
+import { type AppliedAt, type FakeStats, SCALE_WORKFLOW, type SwitchedAt } from './scale-protocol.js'
 
 const options = JSON.parse(process.argv[2] ?? '{}') as FakeServiceOptions
 const fake = createFakeService({
@@ -45,6 +46,16 @@ function stats(): FakeStats {
   }
 }
 
+/** Each event applied, first time only: fairness counts events when the service took them. */
+function appliedAt(): AppliedAt {
+  const first = new Map<number, number>()
+  for (const notification of fake.notifications) {
+    const i = Number(notification.payload.i)
+    if (!first.has(i)) first.set(i, Date.parse(notification.createdAt))
+  }
+  return [...first]
+}
+
 function switchTo(outage: boolean): SwitchedAt {
   down = outage
   return { at: Date.now() }
@@ -55,11 +66,13 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const answer =
     command === 'stats'
       ? stats()
-      : command === 'down'
-        ? switchTo(true)
-        : command === 'up'
-          ? switchTo(false)
-          : undefined
+      : command === 'applied'
+        ? appliedAt()
+        : command === 'down'
+          ? switchTo(true)
+          : command === 'up'
+            ? switchTo(false)
+            : undefined
   if (answer !== undefined) process.stdout.write(`${JSON.stringify(answer)}\n`)
 })
 process.stdin.on('end', () => process.exit(0))

@@ -65,7 +65,6 @@ async function stream(task: Extract<FleetClientConfig, { task: 'stream' }>): Pro
   let chunks = 0
   let failedChunks = 0
   const chunkErrors = new Set<string>()
-  const applied: [number, number][] = []
   for await (const outcome of client.events.triggerStream(events(task.first, task.events), {
     concurrency: task.concurrency,
   })) {
@@ -75,7 +74,7 @@ async function stream(task: Extract<FleetClientConfig, { task: 'stream' }>): Pro
       const { error } = outcome
       const first = error instanceof BulkTriggerError ? (error.failures[0]?.error ?? error) : error
       chunkErrors.add(`${first.name}: ${first.message}`)
-    } else applied.push([Date.now(), outcome.count])
+    }
   }
   return {
     ...counts,
@@ -84,7 +83,6 @@ async function stream(task: Extract<FleetClientConfig, { task: 'stream' }>): Pro
     chunks,
     failedChunks,
     chunkErrors: [...chunkErrors],
-    applied,
   }
 }
 

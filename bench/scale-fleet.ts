@@ -15,6 +15,7 @@
 import type { FakePlan } from '../src/testing/index.js'
 import { type LineProcess, startFake, startLineProcess } from './harness.js'
 import type {
+  AppliedAt,
   ClientCounts,
   FakeStats,
   FleetClientConfig,
@@ -145,7 +146,8 @@ export interface FleetFigure {
 
 /**
  * How evenly the processes shared the bucket while all of them ran: from `SETTLED_MS` after the
- * last one started sending to the first end, the events each had applied in that span.
+ * last one started sending to the first end, the events of each that the service applied in that
+ * span, each when the fake took it (a chunk sent as single triggers is taken over seconds).
  */
 export interface Fairness {
   /** Jain's index over the processes' events in the span: 1 when equal, 1/n when one takes all. */
@@ -156,15 +158,17 @@ export interface Fairness {
   spanSeconds: number
 }
 
-function fairnessOf(reports: FleetStreamReport[]): Fairness {
+function fairnessOf(reports: FleetStreamReport[], members: Member[], appliedAt: AppliedAt): Fairness {
   const from = Math.max(...reports.map((report) => report.startedAt)) + SETTLED_MS
   const to = Math.min(...reports.map((report) => report.endedAt))
-  const applied = reports.map((report) =>
-    sum(
-      report.applied.filter(([at]) => at > from && at <= to),
-      ([, events]) => events,
-    ),
-  )
+  // Process k sends the events numbered from the sum of the earlier processes' counts.
+  const firstOf = members.map((_, k) => sum(members.slice(0, k), (member) => member.events))
+  const applied = members.map(() => 0)
+  for (const [i, at] of appliedAt) {
+    if (at <= from || at > to) continue
+    const k = firstOf.findLastIndex((first) => first <= i)
+    applied[k] = (applied[k] ?? 0) + 1
+  }
   const mean = sum(applied, (x) => x) / applied.length
   return {
     jain: to > from ? jainIndex(applied) : Number.NaN,
@@ -262,7 +266,7 @@ async function fleetOf(scripts: FleetScripts, row: FleetRow): Promise<FleetFigur
       // Fairness while all run needs them all running at once with equal work: not the churn fleet.
       fairness:
         row.members.length > 1 && row.members.every((member) => member.events === row.members[0]?.events)
-          ? fairnessOf(reports)
+          ? fairnessOf(reports, row.members, await fake.applied())
           : undefined,
     }
   } finally {

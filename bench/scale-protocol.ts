@@ -12,6 +12,9 @@ export interface FakeStats {
   statuses: Record<string, number>
 }
 
+/** What `applied` answers: each event's index (its payload's `i`) and when the fake first applied it (`Date.now()`). */
+export type AppliedAt = [number, number][]
+
 /** What `down` and `up` answer: when the outage began or ended, by the fake's clock (`Date.now()`). */
 export interface SwitchedAt {
   at: number
@@ -84,8 +87,6 @@ export interface FleetStreamReport extends ClientCounts {
   failedChunks: number
   /** The errors the failed chunks ended with, each once (the name and message). */
   chunkErrors: string[]
-  /** When each chunk that succeeded ended, and its events: the process's throughput over any span. */
-  applied: [at: number, events: number][]
 }
 
 /** The outage task's first answer, once its calls have all ended. */

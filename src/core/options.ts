@@ -199,7 +199,7 @@ export interface ClientOptions {
    * together. One pacing per API key and origin, shared with the clients `withOptions` derives.
    * Without those headers nothing ever waits. Beside other clients of the same key (a fleet of
    * serverless instances), each sends at a share of the bucket that it sets once per window (the
-   * time the bucket refills five bulk requests, or two fifths of itself) from the `RateLimit-Remaining`
+   * time the bucket refills eight bulk requests, or two fifths of itself) from the `RateLimit-Remaining`
    * they all see: its part of what the fleet drew, scaled down when the fleet drew too much, plus an
    * equal step, so that clients that never talk converge to equal shares. A new instance sends one
    * bulk request before it knows the bucket. The service's plans allow 60 (free), 240 (pro), 600

@@ -25,9 +25,9 @@ export interface Pacer {
 // A fleet is many clients (serverless instances) on one API key, so one bucket on the server, that
 // never talk to each other. Each client sends at its share of the bucket's refill, and of what the
 // server says is left above a level the fleet keeps for the requests in flight no client sees yet:
-// `WINDOW_COSTS` bulk requests, `LEVEL_KEPT` of the bucket at most. A window is the time the refill
-// takes to restore that level, so it spans as many requests on every plan. Once per window a client
-// sets its share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over
+// a bulk request per `STEP` (one from each of that many clients), `LEVEL_KEPT` of the bucket at most.
+// A window is the time the refill takes to restore that level. Once per window a client sets its
+// share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over
 // the window, with its refill, is what the fleet drew, and the client's own units over that are its
 // part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the
 // others' parts and a leaver's is taken up by the next decisions. The new share is the part, scaled
@@ -51,7 +51,7 @@ const STEP = 1 / 8
 const MIN_SHARE = 1 / 64
 /** The most of the bucket a fleet leaves in it, for the requests in flight no client sees yet. */
 const LEVEL_KEPT = 2 / 5
-/** A window in bulk requests refilled: a decision sees several of the fleet's on every plan. */
+/** The fewest requests of a cost the level holds for a client to read the bucket often enough. */
 const WINDOW_COSTS = 5
 /** A bulk request's units: the level is counted in them, and a newcomer sends as many blind. */
 const BULK_UNITS = 100
@@ -91,8 +91,8 @@ export function createRateLimiter(): Pacer {
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** The level a fleet keeps: `WINDOW_COSTS` bulk requests, `LEVEL_KEPT` of the bucket at most. */
-  const fleetLevel = () => Math.min(LEVEL_KEPT * capacity, WINDOW_COSTS * BULK_UNITS)
+  /** The level a fleet keeps: a bulk request per step, `LEVEL_KEPT` of the bucket at most. */
+  const fleetLevel = () => Math.min(LEVEL_KEPT * capacity, BULK_UNITS / STEP)
   /** A newcomer keeps the level; a client whose decisions have seen no other draw keeps none. */
   const levelKept = () => (joining || othersSeen ? fleetLevel() : 0)
   /** A window, in ms: the time the refill takes to restore the fleet's level. */
@@ -186,8 +186,8 @@ export function createRateLimiter(): Pacer {
 
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
-    // The first window starts a step below full, where the refill has somewhere to go, and a step below
-    // the level at most, where a fleet that keeps it holds the bucket: one that sees no other draw is alone.
+    // The first window starts a step below full, where the refill has somewhere to go, and at the level
+    // or above, where others that keep it may draw: one that sees no other draw then is alone.
     const start = capacity - remaining >= STEP * fleetLevel() && remaining >= (1 - STEP) * fleetLevel()
     if (!decided && start) decided = windowAt(now, remaining)
     if (!decided || mark <= decided.mark || now - decided.at < windowMs()) return

@@ -56,7 +56,7 @@ describe('adaptive rate limiting (default)', () => {
     const { clientWith, at, statuses } = setup({ rateLimit: { perSecond: 100, burst: 40 } })
     const client = clientWith()
     // The first answer tells the client about the bucket: 39 units left, 100 a second, of which a
-    // fleet keeps 16 (two fifths of the bucket, less than five bulk requests) for requests no client
+    // fleet keeps 16 (two fifths of the bucket, less than eight bulk requests) for requests no client
     // sees. A newcomer, it takes half of what is above that; each answer shows the bucket again.
     await client.events.trigger(EVENT)
     const calls = Array.from({ length: 32 }, () => client.events.trigger(EVENT))

@@ -5,7 +5,7 @@ import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.j
 // The fleet controller, driven by hand on a fake clock at each of the service's plans: a client sends
 // units and reads answers that carry the bucket's headers as the service sends them, and its share
 // shows as the pace of its requests. Every figure is in the plan's own units: the bucket holds 5.5 s
-// of its rate; the level a fleet keeps is five bulk requests, two fifths of the bucket at most; a
+// of its rate; the level a fleet keeps is eight bulk requests, two fifths of the bucket at most; a
 // window is the time the refill takes to restore that level; a share grows by 1/8 per window.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
@@ -36,7 +36,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   const POLICY = `${rate * 5};w=5;burst=${CAPACITY};comment="token bucket";category="trigger";cost="bulk";serviceLevel="${name}"`
   /** Units refilled per ms. */
   const R = rate / 1000
-  const LEVEL = Math.min((2 / 5) * CAPACITY, 500)
+  const LEVEL = Math.min((2 / 5) * CAPACITY, 800)
   const WINDOW = LEVEL / R
   /** What the fleet can draw from a full bucket down to the level. */
   const ABOVE = CAPACITY - LEVEL
@@ -470,10 +470,13 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       expect(goes(client, Math.floor(0.97 * (10 / (10 + others) + 1 / 8) * left))).toBe(true)
     })
 
-    it('once others drew more than a step of the level, keeps it, and takes two steps of what is above it', async () => {
-      const { client, left } = await firstDecision(Math.ceil(LEVEL / 8) + 1)
-      expect(goes(client, Math.floor((left - LEVEL) / 4) - 1)).toBe(true)
-      expect(goes(client, 2)).toBe(false)
+    it('once others drew more than a step of the level, keeps it, and takes two steps of what is above it at most', async () => {
+      const others = Math.ceil(LEVEL / 8) + 1
+      const { client, left } = await firstDecision(others)
+      // Its part and a step, two steps at most, of what is left above the level.
+      const credit = Math.min(1 / 4, 10 / (10 + others) + 1 / 8) * (left - LEVEL)
+      expect(goes(client, Math.floor(0.99 * credit))).toBe(true)
+      expect(goes(client, Math.ceil(0.02 * credit) + 1)).toBe(false)
     })
 
     it('counts a request still in flight as its own draw: the server may have taken it already', async () => {
@@ -518,7 +521,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   })
 
   describe('the level kept', () => {
-    it('is five bulk requests, two fifths of the bucket at most: alone, a client draws down to it and no further', async () => {
+    it('is eight bulk requests (one per step), two fifths of the bucket at most: a newcomer draws down to it and no further', async () => {
       const client = newClient()
       client.send(10, CAPACITY - 10)
       // Alone, its half of the bucket above the level: that much goes at once, a unit more waits.
@@ -569,8 +572,8 @@ describe('the policy', () => {
         status: 201,
         headers: { 'ratelimit-policy': policy, 'ratelimit-remaining': String(held - 10) },
       })
-      // Half of what is above the level: min(2/5 of the bucket, 500).
-      const level = Math.min((2 / 5) * held, 500)
+      // Half of what is above the level: min(2/5 of the bucket, 800).
+      const level = Math.min((2 / 5) * held, 800)
       expect(typeof limiter.acquire(Math.floor((held - 10 - level) / 2), {}, undefined)).toBe('number')
       expect(limiter.acquire(5, {}, undefined)).toBeInstanceOf(Promise)
     }

@@ -1,8 +1,8 @@
 // The fake service in a process of its own for `npm run bench:scale`: it outlives a client killed
 // with SIGKILL, and its work is not charged to the client. Prints `{ "port" }`, then answers each
 // line on stdin: `stats` with what it applied and every answer it gave by status; `applied` with when
-// it applied each event; `down` and `up`
-// with when it began and stopped answering 503 to everything (`SwitchedAt`). Exits when stdin ends.
+// it applied each event; `down` and `up` with when it began and stopped answering 503 to everything
+// (`SwitchedAt`). Exits when stdin ends.
 import { createInterface } from 'node:readline'
 import { createFakeService, type FakeServiceOptions, serveFetchHandler } from '../src/testing/index.js'
 import { type AppliedAt, type FakeStats, SCALE_WORKFLOW, type SwitchedAt } from './scale-protocol.js'

@@ -12,7 +12,7 @@ export interface FakeStats {
   statuses: Record<string, number>
 }
 
-/** What `applied` answers: each event's index (its payload's `i`) and when the fake first applied it (`Date.now()`). */
+/** What `applied` answers: each event's index (its payload's `i`), and when the fake first applied it. */
 export type AppliedAt = [number, number][]
 
 /** What `down` and `up` answer: when the outage began or ended, by the fake's clock (`Date.now()`). */

@@ -27,11 +27,11 @@ export interface Pacer {
 // server says is left above a level the fleet keeps for the requests in flight no client sees yet:
 // a bulk request per `STEP` (one from each of that many clients), `LEVEL_KEPT` of the bucket at most.
 // A window is the time the refill takes to restore that level. Once per window a client sets its
-// share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over
-// the window, with its refill, is what the fleet drew, and the client's own units over that are its
-// part. Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the
-// others' parts and a leaver's is taken up by the next decisions. The new share is the part, scaled
-// down when the fleet drew more than would have kept the level (one factor for every client), plus
+// share from the `RateLimit-Remaining` that every client sees alike: the bucket's fall over the
+// window, with its refill, is what the fleet drew, and the client's own units over that are its part.
+// Parts add up to one whoever is in the fleet, so a newcomer's draw takes its room from the others'
+// parts and a leaver's is taken up by the next decisions. The new share is the part, scaled down
+// when the fleet drew more than would have kept the level (one factor for every client), plus
 // an equal `STEP` per window of time: proportional steps down and equal steps up make the shares
 // converge to equal ones (Chiu and Jain), the steps being what the fleet overdraws below the level.
 // A client alone keeps no level, until a window shows others drawing more than a step of it: its
@@ -186,8 +186,8 @@ export function createRateLimiter(): Pacer {
 
   /** The window's decision, from a report of the bucket (the paragraph above). */
   const decide = (now: number, remaining: number, mark: number) => {
-    // The first window starts a step below full, where the refill has somewhere to go, and at the level
-    // or above, where others that keep it may draw: one that sees no other draw then is alone.
+    // The first window starts a step below full, where the refill has somewhere to go, and a step below
+    // the level at most, where a fleet that keeps it holds the bucket: one that sees no other draw is alone.
     const start = capacity - remaining >= STEP * fleetLevel() && remaining >= (1 - STEP) * fleetLevel()
     if (!decided && start) decided = windowAt(now, remaining)
     if (!decided || mark <= decided.mark || now - decided.at < windowMs()) return

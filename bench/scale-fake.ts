@@ -29,31 +29,25 @@ const server = await serveFetchHandler(async (request) => {
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(server.baseUrl).port) })}\n`)
 
 function stats(): FakeStats {
-  const notifications = fake.notifications
-  const seen = new Set<unknown>()
-  let duplicates = 0
-  for (const notification of notifications) {
-    const i = notification.payload.i
-    if (seen.has(i)) duplicates++
-    seen.add(i)
-  }
+  const { length } = fake.notifications
+  const distinctEvents = firstApplied().size
   return {
-    notifications: notifications.length,
-    distinctEvents: seen.size,
-    duplicates,
+    notifications: length,
+    distinctEvents,
+    duplicates: length - distinctEvents,
     requests: fake.requests.length,
     statuses: { ...statuses },
   }
 }
 
-/** Each event applied, first time only: fairness counts events when the service took them. */
-function appliedAt(): AppliedAt {
+/** When the fake first applied each event, by its index: a second apply of one is a duplicate. */
+function firstApplied(): Map<number, number> {
   const first = new Map<number, number>()
   for (const notification of fake.notifications) {
     const i = Number(notification.payload.i)
     if (!first.has(i)) first.set(i, Date.parse(notification.createdAt))
   }
-  return [...first]
+  return first
 }
 
 function switchTo(outage: boolean): SwitchedAt {
@@ -67,7 +61,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     command === 'stats'
       ? stats()
       : command === 'applied'
-        ? appliedAt()
+        ? ([...firstApplied()] satisfies AppliedAt)
         : command === 'down'
           ? switchTo(true)
           : command === 'up'

@@ -158,15 +158,17 @@ export interface Fairness {
   spanSeconds: number
 }
 
-function fairnessOf(reports: FleetStreamReport[], members: Member[], appliedAt: AppliedAt): Fairness {
+function fairnessOf(
+  reports: FleetStreamReport[],
+  members: { first: number }[],
+  appliedAt: AppliedAt,
+): Fairness {
   const from = Math.max(...reports.map((report) => report.startedAt)) + SETTLED_MS
   const to = Math.min(...reports.map((report) => report.endedAt))
-  // Process k sends the events numbered from the sum of the earlier processes' counts.
-  const firstOf = members.map((_, k) => sum(members.slice(0, k), (member) => member.events))
   const applied = members.map(() => 0)
   for (const [i, at] of appliedAt) {
     if (at <= from || at > to) continue
-    const k = firstOf.findLastIndex((first) => first <= i)
+    const k = members.findLastIndex((member) => member.first <= i)
     applied[k] = (applied[k] ?? 0) + 1
   }
   const mean = sum(applied, (x) => x) / applied.length
@@ -222,20 +224,28 @@ function counts(reports: ClientCounts[]): ClientCounts {
   }
 }
 
+/** Each member with the first event it sends: the events are numbered on from the earlier members'. */
+function numbered(members: Member[]): (Member & { first: number })[] {
+  let next = 0
+  return members.map((member) => {
+    const first = next
+    next += member.events
+    return { ...member, first }
+  })
+}
+
 async function fleetOf(scripts: FleetScripts, row: FleetRow): Promise<FleetFigure> {
   const fake = await startFake(scripts.fake, { rateLimit: { plan: row.plan } })
   try {
     const rowStart = Date.now()
-    let first = 0
-    const runs = row.members.map(async ({ startMs, events }) => {
-      const from = first
-      first += events
+    const members = numbered(row.members)
+    const runs = members.map(async ({ startMs, events, first }) => {
       await new Promise((resolve) => setTimeout(resolve, rowStart + startMs - Date.now()))
       const spawnedAt = Date.now()
       const config: FleetClientConfig = {
         task: 'stream',
         port: fake.port,
-        first: from,
+        first,
         events,
         concurrency: STREAM_CONCURRENCY,
       }
@@ -266,7 +276,7 @@ async function fleetOf(scripts: FleetScripts, row: FleetRow): Promise<FleetFigur
       // Fairness while all run needs them all running at once with equal work: not the churn fleet.
       fairness:
         row.members.length > 1 && row.members.every((member) => member.events === row.members[0]?.events)
-          ? fairnessOf(reports, row.members, await fake.applied())
+          ? fairnessOf(reports, members, await fake.applied())
           : undefined,
     }
   } finally {

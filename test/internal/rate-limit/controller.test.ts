@@ -65,7 +65,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   function takesAtOnce(setup: (client: Client) => void, units: number): boolean {
     const client = newClient()
     setup(client)
-    return typeof client.limiter.acquire(units, {}, undefined) === 'number'
+    return client.goes(units)
   }
 
   /** A newcomer's credit after `setup` is `credit`, to 3%. */
@@ -113,7 +113,9 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       await waitMs(PACE_UNITS)
       return 250 / (await waitMs(PACE_UNITS))
     }
-    return { limiter, send, read, waitMs, share }
+    /** Whether `units` go at once (they are then sent, without an answer). */
+    const goes = (units: number) => typeof limiter.acquire(units, {}, undefined) === 'number'
+    return { limiter, send, read, waitMs, share, goes }
   }
 
   /** A share read from a pace, to 1% (the clock moves by whole milliseconds, a window may not). */
@@ -203,8 +205,8 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
         // A window after its first answer: this report is its first decision, and lifts the newcomer's
         // step of the level in flight (two of 60 units go at once).
         client.send(10, CAPACITY - 10)
-        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
-        expect(typeof client.limiter.acquire(60, {}, undefined)).toBe('number')
+        expect(client.goes(60)).toBe(true)
+        expect(client.goes(60)).toBe(true)
       },
     )
 
@@ -239,8 +241,8 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
         // Decided: two go at once.
         const settled = await decided(ABOVE / 2, CAPACITY - 10)
         const half = Math.floor((ABOVE - 10) / 2) - 1
-        expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
-        expect(typeof settled.limiter.acquire(half, {}, undefined)).toBe('number')
+        expect(settled.goes(half)).toBe(true)
+        expect(settled.goes(half)).toBe(true)
       },
     )
   })
@@ -250,8 +252,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       const client = newClient()
       client.send(10, CAPACITY - 10)
       const unit = Math.floor(LEVEL / 8 / 3)
-      for (let sent = 0; sent < 3; sent++)
-        expect(typeof client.limiter.acquire(unit, {}, undefined)).toBe('number')
+      for (let sent = 0; sent < 3; sent++) expect(client.goes(unit)).toBe(true)
       expect(client.limiter.acquire(unit, {}, undefined)).toBeInstanceOf(Promise)
     })
   })
@@ -284,7 +285,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
         const client = await decided(ABOVE, LEVEL)
         await later(1.1)
         client.send(100, CAPACITY - 200)
-        expect(typeof client.limiter.acquire(units, {}, undefined) === 'number').toBe(goes)
+        expect(client.goes(units)).toBe(goes)
       }
     })
 
@@ -454,20 +455,17 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       client.send(10, left)
       return { client, left }
     }
-    /** Whether `units` go at once. */
-    const goes = (client: Client, units: number) =>
-      typeof client.limiter.acquire(units, {}, undefined) === 'number'
 
     it('alone, keeps no level: all that is left goes, and a unit more waits', async () => {
       const { client, left } = await firstDecision(0)
-      expect(goes(client, left)).toBe(true)
-      expect(goes(client, 1)).toBe(false)
+      expect(client.goes(left)).toBe(true)
+      expect(client.goes(1)).toBe(false)
     })
 
     it("counts others' draw within a step of the level as noise: no level kept, its share its part", async () => {
       const others = Math.floor(LEVEL / 16)
       const { client, left } = await firstDecision(others)
-      expect(goes(client, Math.floor(0.97 * (10 / (10 + others) + 1 / 8) * left))).toBe(true)
+      expect(client.goes(Math.floor(0.97 * (10 / (10 + others) + 1 / 8) * left))).toBe(true)
     })
 
     it('once others drew more than a step of the level, keeps it, and takes two steps of what is above it at most', async () => {
@@ -475,8 +473,8 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       const { client, left } = await firstDecision(others)
       // Its part and a step, two steps at most, of what is left above the level.
       const credit = Math.min(1 / 4, 10 / (10 + others) + 1 / 8) * (left - LEVEL)
-      expect(goes(client, Math.floor(0.99 * credit))).toBe(true)
-      expect(goes(client, Math.ceil(0.02 * credit) + 1)).toBe(false)
+      expect(client.goes(Math.floor(0.99 * credit))).toBe(true)
+      expect(client.goes(Math.ceil(0.02 * credit) + 1)).toBe(false)
     })
 
     it('counts a request still in flight as its own draw: the server may have taken it already', async () => {
@@ -489,12 +487,12 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       await windowOn(client, LEVEL / 2)
       const mark = client.limiter.acquire(10, {}, undefined) as number
       const inFlight = Math.floor(LEVEL / 4)
-      expect(typeof client.limiter.acquire(inFlight, {}, undefined)).toBe('number')
+      expect(client.goes(inFlight)).toBe(true)
       const remaining = Math.floor(LEVEL / 2 + (Date.now() - start) * R) - 10 - inFlight
       client.limiter.settle(10, mark, answer(remaining))
       // Still alone: its share (most of the window's draw was its own) of all that is left, less what
       // is in flight, goes; in a fleet it would keep the level and take two steps above it at most.
-      expect(goes(client, Math.floor(0.8 * remaining) - inFlight)).toBe(true)
+      expect(client.goes(Math.floor(0.8 * remaining) - inFlight)).toBe(true)
     })
 
     it('keeps the level while it stays in the fleet, though a window shows no other draw', async () => {
@@ -504,8 +502,8 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       await windowOn(client, CAPACITY - 10)
       // Alone in this window: all it drew is its own 10, and the bucket is back where it was.
       client.send(10, CAPACITY - 10)
-      expect(goes(client, CAPACITY - 10 - LEVEL)).toBe(true)
-      expect(goes(client, 1)).toBe(false)
+      expect(client.goes(CAPACITY - 10 - LEVEL)).toBe(true)
+      expect(client.goes(1)).toBe(false)
     })
 
     it('forgets the fleet once idle for a window: it joins again and may find itself alone', async () => {
@@ -516,7 +514,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
       await windowOn(client, LEVEL)
       const left = Math.floor(LEVEL + (Date.now() - start) * R) - 10
       client.send(10, left)
-      expect(goes(client, left)).toBe(true)
+      expect(client.goes(left)).toBe(true)
     })
   })
 

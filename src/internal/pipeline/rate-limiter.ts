@@ -40,8 +40,9 @@ export interface Pacer {
 // flight at most until its first decision; its share is meanwhile its part of what the bucket lacks
 // (full before it came), as much again in flight from others unseen, two steps at least. A 429 cuts
 // the share by `CUT` and is the window's decision (not a newcomer's); its `Retry-After` pauses all.
-// Requests whose level does not hold `WINDOW_COSTS` of them are too coarse: each client would read
-// the bucket too seldom to share it (bulk requests on the smallest plan), so a stream sends singles.
+// Where `LEVEL_KEPT` of the bucket holds less than a bulk request per step (free, pro), those are too
+// coarse: a stream sends singles, and the level is half as much, a newcomer's blind bulk request and
+// two steps of it at least; the window stays the bulk level's refill, long enough to tell the draw.
 
 /** What a 429 leaves of a share. */
 const CUT = 0.7
@@ -51,15 +52,12 @@ const STEP = 1 / 8
 const MIN_SHARE = 1 / 64
 /** The most of the bucket a fleet leaves in it, for the requests in flight no client sees yet. */
 const LEVEL_KEPT = 2 / 5
-/** The fewest requests of a cost the level holds for a client to read the bucket often enough. */
-const WINDOW_COSTS = 5
 /** A bulk request's units: the level is counted in them, and a newcomer sends as many blind. */
 const BULK_UNITS = 100
 
 /**
  * A pacer that knows nothing yet: until an answer carries `RateLimit-*` headers or a 429's `Retry-After`,
- * `acquire` returns at once with nothing allocated and no clock read (a server that does not rate-limit
- * costs nothing). @internal
+ * `acquire` returns at once, allocates nothing and reads no clock: an unpaced server costs nothing. @internal
  */
 export function createRateLimiter(): Pacer {
   /** The trigger bucket as the latest policy states it: units it holds, units it refills per ms. */
@@ -91,12 +89,15 @@ export function createRateLimiter(): Pacer {
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** The level a fleet keeps: a bulk request per step, `LEVEL_KEPT` of the bucket at most. */
-  const fleetLevel = () => Math.min(LEVEL_KEPT * capacity, BULK_UNITS / STEP)
+  /** The level a fleet of bulk requests keeps: one per step, `LEVEL_KEPT` of the bucket at most. */
+  const bulkLevel = () => Math.min(LEVEL_KEPT * capacity, BULK_UNITS / STEP)
+  /** Where they are too coarse, a fleet of singles keeps half of it, a blind one and two steps at least. */
+  const fleetLevel = (bulk = bulkLevel()) =>
+    bulk < BULK_UNITS / STEP ? Math.min(bulk, Math.max(bulk / 2, BULK_UNITS / (1 - 2 * STEP))) : bulk
   /** A newcomer keeps the level; a client whose decisions have seen no other draw keeps none. */
   const levelKept = () => (joining || othersSeen ? fleetLevel() : 0)
-  /** A window, in ms: the time the refill takes to restore the fleet's level. */
-  const windowMs = () => (refillPerMs > 0 ? fleetLevel() / refillPerMs : Infinity)
+  /** A window, in ms: the time the refill takes to restore the bulk level, in singles too. */
+  const windowMs = () => (refillPerMs > 0 ? bulkLevel() / refillPerMs : Infinity)
   /** The credit at `now`, up to this client's part of the bucket above the level kept. */
   const creditAtTime = (now: number) =>
     Math.min(share * (capacity - levelKept()), credit.units + (now - credit.at) * refillPerMs * share)
@@ -223,8 +224,7 @@ export function createRateLimiter(): Pacer {
     const now = Date.now()
     busyAt = now
     const remaining = Number(headers['ratelimit-remaining'])
-    // `<limit>;w=<seconds>;burst=<units>`: the limit is what the window refills, the burst what
-    // the bucket holds (the limit, without it). Most servers send no policy.
+    // `<limit>;w=<seconds>;burst=<units>`: w's refill, and what the bucket holds (the limit without a burst).
     const described = policy !== undefined && Number(w) > 0 && remaining >= 0
     if (described) {
       capacity = Number(burst) > 0 ? Number(burst) : policy.limit
@@ -259,6 +259,6 @@ export function createRateLimiter(): Pacer {
       if (response !== undefined) read(mark, response)
       if (line.length > 0) release()
     },
-    coarse: (cost) => (capacity ? LEVEL_KEPT * capacity < WINDOW_COSTS * cost : answered ? false : undefined),
+    coarse: (cost) => (capacity ? bulkLevel() < cost / STEP : answered ? false : undefined),
   }
 }

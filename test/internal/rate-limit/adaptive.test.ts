@@ -319,28 +319,28 @@ describe('RateLimiter after a 429', () => {
 describe.each(TRANSPORTS)('over a real socket through %s, on the real clock', (transport) => {
   afterEach(closeClients)
 
-  it('streams 2,000 events through a 1,000 units/s bucket without a 429', async () => {
+  it('streams 4,000 events through a 2,000 units/s bucket without a 429', async () => {
     vi.useRealTimers()
-    // A burst that holds the first 4 requests, which go before any answer describes the bucket, and
-    // enough bulk requests for them to be paced as they are (not split into single triggers).
-    const fake = seededFake({ rateLimit: { perSecond: 1_000, burst: 1_300 } })
+    // A bucket whose two fifths hold a bulk request per step (eight), so that they are paced as they
+    // are, not split into single triggers.
+    const fake = seededFake({ rateLimit: { perSecond: 2_000, burst: 2_200 } })
     const server = await fake.listen()
     const log = captureLogs()
     const client = clientFor(server, { apiKey: API_KEY, logger: log.logger, logLevel: 'debug' }, transport)
     try {
       const started = performance.now()
-      const source = Array.from({ length: 2_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
+      const source = Array.from({ length: 4_000 }, (_, i) => ({ name: 'welcome', to: `user-${i % 10}` }))
       let applied = 0
       for await (const outcome of client.events.triggerStream(source, { concurrency: 4 })) {
         if (outcome.results) applied += outcome.count
       }
       const seconds = (performance.now() - started) / 1000
-      expect(applied).toBe(2_000)
+      expect(applied).toBe(4_000)
       const statuses = log.lines.filter((line) => line.level === 'debug').map((line) => line.details?.status)
-      expect(statuses).toHaveLength(20)
+      expect(statuses).toHaveLength(40)
       expect(statuses.filter((status) => status !== 201)).toEqual([])
-      // 2,000 units less the 1,300 of the burst, at 1,000 a second.
-      expect(seconds).toBeGreaterThan(0.6)
+      // 4,000 units less the 2,200 of the burst, at 2,000 a second.
+      expect(seconds).toBeGreaterThan(0.8)
       expect(seconds).toBeLessThan(3)
     } finally {
       await server.close()

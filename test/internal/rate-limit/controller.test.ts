@@ -5,8 +5,10 @@ import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.j
 // The fleet controller, driven by hand on a fake clock at each of the service's plans: a client sends
 // units and reads answers that carry the bucket's headers as the service sends them, and its share
 // shows as the pace of its requests. Every figure is in the plan's own units: the bucket holds 5.5 s
-// of its rate; the level a fleet keeps is eight bulk requests, two fifths of the bucket at most; a
-// window is the time the refill takes to restore that level; a share grows by 1/8 per window.
+// of its rate; a fleet of bulk requests keeps eight of them, two fifths of the bucket at most, and a
+// window is the time the refill takes to restore that; where it holds fewer than eight (free, pro),
+// bulk requests are too coarse and a fleet keeps half as much, a bulk request and two steps at least;
+// a share grows by 1/8 per window.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
 
@@ -36,8 +38,12 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   const POLICY = `${rate * 5};w=5;burst=${CAPACITY};comment="token bucket";category="trigger";cost="bulk";serviceLevel="${name}"`
   /** Units refilled per ms. */
   const R = rate / 1000
-  const LEVEL = Math.min((2 / 5) * CAPACITY, 800)
-  const WINDOW = LEVEL / R
+  /** The level a fleet of bulk requests keeps: eight of them, two fifths of the bucket at most. */
+  const BULK_LEVEL = Math.min((2 / 5) * CAPACITY, 800)
+  /** Where it holds fewer than eight, a fleet sends singles and keeps half, a bulk request and two steps at least. */
+  const LEVEL =
+    BULK_LEVEL < 800 ? Math.min(BULK_LEVEL, Math.max(BULK_LEVEL / 2, 100 / (1 - 2 / 8))) : BULK_LEVEL
+  const WINDOW = BULK_LEVEL / R
   /** What the fleet can draw from a full bucket down to the level. */
   const ABOVE = CAPACITY - LEVEL
   /** The units `share` waits for: a quarter second of the whole refill, so the pace is `250 / share` ms. */
@@ -519,7 +525,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   })
 
   describe('the level kept', () => {
-    it('is eight bulk requests (one per step), two fifths of the bucket at most: a newcomer draws down to it and no further', async () => {
+    it('is eight bulk requests (one per step), two fifths of the bucket at most, or in singles half that, a bulk request and two steps at least: a newcomer draws down to it and no further', async () => {
       const client = newClient()
       client.send(10, CAPACITY - 10)
       // Alone, its half of the bucket above the level: that much goes at once, a unit more waits.
@@ -543,15 +549,15 @@ describe('the policy', () => {
   }
 
   it('refills the limit per window of w seconds', async () => {
-    // 1,000 per 10 s: 0.1 unit per ms. A bucket of 1,000 keeps 400; a newcomer alone has half of the
-    // 590 above it, then a unit each 20 ms.
-    const { limiter, mark } = START_POLICY('1000;w=10;burst=1000')
+    // 1,000 per 10 s: 0.1 unit per ms. A bucket of 2,000 keeps 800; a newcomer alone has half of the
+    // 1,190 above it, then a unit each 20 ms.
+    const { limiter, mark } = START_POLICY('1000;w=10;burst=2000')
     limiter.settle(10, mark, {
       status: 201,
-      headers: { 'ratelimit-policy': '1000;w=10;burst=1000', 'ratelimit-remaining': '990' },
+      headers: { 'ratelimit-policy': '1000;w=10;burst=2000', 'ratelimit-remaining': '1990' },
     })
-    const most = limiter.acquire(295, {}, undefined) as number
-    limiter.settle(295, most)
+    const most = limiter.acquire(595, {}, undefined) as number
+    limiter.settle(595, most)
     let wentAt: number | undefined
     void Promise.resolve(limiter.acquire(1, {}, undefined)).then(() => (wentAt = Date.now() - START))
     await vi.advanceTimersByTimeAsync(30)
@@ -570,8 +576,8 @@ describe('the policy', () => {
         status: 201,
         headers: { 'ratelimit-policy': policy, 'ratelimit-remaining': String(held - 10) },
       })
-      // Half of what is above the level: min(2/5 of the bucket, 800).
-      const level = Math.min((2 / 5) * held, 800)
+      // Half of what is above the level: min(2/5 of the bucket, 800), or in singles half that (200).
+      const level = held === 2_000 ? 800 : 200
       expect(typeof limiter.acquire(Math.floor((held - 10 - level) / 2), {}, undefined)).toBe('number')
       expect(limiter.acquire(5, {}, undefined)).toBeInstanceOf(Promise)
     }

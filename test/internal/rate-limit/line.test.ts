@@ -3,15 +3,15 @@ import { AbortError, TimeoutError } from '../../../src/index.js'
 import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.js'
 
 // The 429 path and the waiting line of one client's pacer, to the millisecond, on a fake clock. The
-// bucket refills a unit per ms and holds 1,000; the level a fleet keeps is 400 (two fifths of it), and
-// a window 400 ms. The client is in a fleet (it has seen others draw, so it keeps the level), its share
+// bucket refills a unit per ms and holds 2,000; the level a fleet keeps is 800 (a bulk request per
+// step, two fifths of it), and a window 800 ms. The client is in a fleet (it has seen others draw, so it keeps the level), its share
 // the whole refill, and a report of `LEVEL + n` left, to a request sent after the latest report was
 // read (mark 600), gives it `n` units to send, less what it has in flight.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
-const POLICY = '1000;w=1;burst=1000;comment="token bucket";category="trigger";cost="bulk";serviceLevel="pro"'
-const LEVEL = 400
-const WINDOW = 400
+const POLICY = '1000;w=1;burst=2000;comment="token bucket";category="trigger";cost="bulk";serviceLevel="pro"'
+const LEVEL = 800
+const WINDOW = 800
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
@@ -32,7 +32,7 @@ const tooMany = (retryAfter: string, remaining = 0) => answer(remaining, 429, { 
 
 /**
  * A client in a fleet whose share is the whole refill, with nothing to send until a report says
- * otherwise: its first window began at the level and others drew 90 units in it; in the second it
+ * otherwise: its first window began at the level and others drew 190 units in it; in the second it
  * drew all that was drawn. It has sent 599 units.
  */
 async function aloneClient() {
@@ -41,10 +41,10 @@ async function aloneClient() {
   limiter.settle(10, mark, answer(LEVEL))
   await vi.advanceTimersByTimeAsync(WINDOW)
   mark = limiter.acquire(10, {}, undefined) as number
-  limiter.settle(10, mark, answer(700))
+  limiter.settle(10, mark, answer(1_400))
   await vi.advanceTimersByTimeAsync(WINDOW)
   mark = limiter.acquire(579, {}, undefined) as number
-  limiter.settle(579, mark, answer(421))
+  limiter.settle(579, mark, answer(1_421))
   // A second answer to that request, read after the first: it may only lower the credit.
   limiter.settle(0, mark, answer(LEVEL))
   return limiter
@@ -98,7 +98,7 @@ describe('a pause (429 with Retry-After)', () => {
     limiter.settle(0, 600, tooMany('2'))
     await vi.advanceTimersByTimeAsync(500)
     // The request in flight comes back during the pause and says the bucket is full.
-    limiter.settle(100, inFlight, answer(1_000))
+    limiter.settle(100, inFlight, answer(2_000))
     const next = track(limiter, 10)
     await vi.advanceTimersByTimeAsync(2_000)
     expect(next.at).toBe(1_610)
@@ -194,7 +194,7 @@ describe('the waiting line', () => {
   })
 
   it("lets a request held by a newcomer's one bulk request in flight go when that attempt ends, answered or not", async () => {
-    for (const response of [undefined, answer(990)]) {
+    for (const response of [undefined, answer(1_990)]) {
       const limiter = createRateLimiter()
       const first = limiter.acquire(100, {}, undefined) as number
       const second = track(limiter, 100)

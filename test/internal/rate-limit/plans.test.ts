@@ -122,14 +122,14 @@ describe.each(PLANS)('on the $plan plan', (plan) => {
     expect(endedAt / (((4 * chunks * 100 - plan.burst) / plan.rate) * 1000)).toBeLessThanOrEqual(1.15)
   })
 
-  it('finds bulk requests too coarse only where the level holds fewer than five of them', () => {
+  it('finds bulk requests too coarse where two fifths of the bucket hold fewer than eight of them', () => {
     const pacer = createRateLimiter()
     // Nothing known of the bucket yet.
     expect(pacer.coarse(100)).toBeUndefined()
     const mark = pacer.acquire(100, {}, undefined) as number
     pacer.settle(100, mark, bucketOf(plan).take(100))
-    expect(pacer.coarse(100)).toBe(5 * 100 > (2 / 5) * plan.burst)
-    expect(pacer.coarse(100)).toBe(plan.plan === 'free')
+    expect(pacer.coarse(100)).toBe(8 * 100 > (2 / 5) * plan.burst)
+    expect(pacer.coarse(100)).toBe(plan.plan === 'free' || plan.plan === 'pro')
     expect(pacer.coarse(1)).toBe(false)
     // An answer that says nothing of the bucket: the server paces nothing, and no request is too coarse.
     const unpaced = createRateLimiter()

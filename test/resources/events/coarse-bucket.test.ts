@@ -89,33 +89,36 @@ afterEach(() => {
 })
 
 describe('triggerStream on a bucket too small to pace bulk requests', () => {
-  it('sends each chunk after the first answers as single triggers, the chunk key first: every event once, no 429', async () => {
-    const fake = seededFake({ rateLimit: { plan: 'free' } })
-    const { client, seen } = clientOver(fake)
-    const outcomes = await stream(client, events(300), { idempotencyKey: 'send-1', concurrency: 2 })
+  it.each(['free', 'pro'] as const)(
+    'sends each chunk after the first answers as single triggers, the chunk key first, on the %s plan: every event once, no 429',
+    async (plan) => {
+      const fake = seededFake({ rateLimit: { plan } })
+      const { client, seen } = clientOver(fake)
+      const outcomes = await stream(client, events(300), { idempotencyKey: 'send-1', concurrency: 2 })
 
-    expect(outcomes.map((outcome) => outcome.results?.length)).toEqual([100, 100, 100])
-    expect(fake.notifications).toHaveLength(300)
-    expect(seen.filter((request) => request.status !== 201)).toEqual([])
-    // Chunk 0 goes before any answer describes the bucket, in bulk and alone: chunk 1 waits for its
-    // answer, which says the bucket is too small for bulk requests.
-    expect(seen.filter((request) => request.route === '/bulk').map((request) => request.key)).toEqual([
-      'send-1:0',
-    ])
-    expect(seen[0]?.key).toBe('send-1:0')
-    for (const chunk of [1, 2]) {
-      const keys = seen
-        .filter((request) => request.key.startsWith(`send-1:${chunk}`))
-        .map((request) => request.key)
-      expect(keys).toEqual([
-        `send-1:${chunk}`,
-        ...Array.from({ length: 99 }, (_, k) => `send-1:${chunk}:${k + 1}`),
+      expect(outcomes.map((outcome) => outcome.results?.length)).toEqual([100, 100, 100])
+      expect(fake.notifications).toHaveLength(300)
+      expect(seen.filter((request) => request.status !== 201)).toEqual([])
+      // Chunk 0 goes before any answer describes the bucket, in bulk and alone: chunk 1 waits for its
+      // answer, which says the bucket is too small for bulk requests.
+      expect(seen.filter((request) => request.route === '/bulk').map((request) => request.key)).toEqual([
+        'send-1:0',
       ])
-    }
-  })
+      expect(seen[0]?.key).toBe('send-1:0')
+      for (const chunk of [1, 2]) {
+        const keys = seen
+          .filter((request) => request.key.startsWith(`send-1:${chunk}`))
+          .map((request) => request.key)
+        expect(keys).toEqual([
+          `send-1:${chunk}`,
+          ...Array.from({ length: 99 }, (_, k) => `send-1:${chunk}:${k + 1}`),
+        ])
+      }
+    },
+  )
 
-  it('keeps bulk requests where the bucket holds enough of them (the pro plan)', async () => {
-    const fake = seededFake({ rateLimit: { plan: 'pro' } })
+  it('keeps bulk requests where the bucket holds enough of them (the business plan)', async () => {
+    const fake = seededFake({ rateLimit: { plan: 'business' } })
     const { client, seen } = clientOver(fake)
     await stream(client, events(300), { idempotencyKey: 'send-1', concurrency: 1 })
     expect(seen.map((request) => [request.key, request.route])).toEqual([
@@ -196,9 +199,12 @@ describe('triggerStream on a bucket too small to pace bulk requests', () => {
   })
 })
 
-describe('triggerStream on a bucket that holds bulk requests (the pro plan)', () => {
+describe('triggerStream on a bucket that holds bulk requests (the business plan)', () => {
   it.each([
-    ['on the pro plan', () => ({ fake: seededFake({ rateLimit: { plan: 'pro' } }), describeFree: false })],
+    [
+      'on the business plan',
+      () => ({ fake: seededFake({ rateLimit: { plan: 'business' } }), describeFree: false }),
+    ],
     ['where the answers describe the free plan', () => ({ fake: seededFake(), describeFree: true })],
   ])(
     'sends a first chunk, sent blind and refused for the rate to the end, one event at a time (%s): one fits a bucket kept near empty',
@@ -219,7 +225,7 @@ describe('triggerStream on a bucket that holds bulk requests (the pro plan)', ()
   )
 
   it('fails a later chunk refused for the rate to the end: the bucket holds bulk requests, and it waits for its turn', async () => {
-    const fake = seededFake({ rateLimit: { plan: 'pro' } })
+    const fake = seededFake({ rateLimit: { plan: 'business' } })
     const { client, seen } = clientOver(fake, false, { maxRetries: 0 })
     fake.failNext({ status: 429, headers: { 'retry-after': '1' }, idempotencyKey: 'send-6:1' })
     const [first, second] = await stream(client, events(200), { idempotencyKey: 'send-6', concurrency: 1 })

@@ -224,7 +224,7 @@ export function createRateLimiter(): Pacer {
     const now = Date.now()
     busyAt = now
     const remaining = Number(headers['ratelimit-remaining'])
-    // `<limit>;w=<seconds>;burst=<units>`: w's refill, and what the bucket holds (the limit without a burst).
+    // `<limit>;w=<seconds>;burst=<units>`: the limit refills in w s; the bucket holds the burst, or limit.
     const described = policy !== undefined && Number(w) > 0 && remaining >= 0
     if (described) {
       capacity = Number(burst) > 0 ? Number(burst) : policy.limit

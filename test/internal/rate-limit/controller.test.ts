@@ -40,7 +40,7 @@ describe.each(PLANS)('on the $name plan', ({ name, rate }) => {
   const R = rate / 1000
   /** The level a fleet of bulk requests keeps: eight of them, two fifths of the bucket at most. */
   const BULK_LEVEL = Math.min((2 / 5) * CAPACITY, 800)
-  /** Where it holds fewer than eight, a fleet sends singles and keeps half, a bulk request and two steps at least. */
+  /** Where it holds fewer than eight, a fleet sends singles and keeps half, a bulk request and two steps. */
   const LEVEL =
     BULK_LEVEL < 800 ? Math.min(BULK_LEVEL, Math.max(BULK_LEVEL / 2, 100 / (1 - 2 / 8))) : BULK_LEVEL
   const WINDOW = BULK_LEVEL / R

@@ -4,9 +4,10 @@ import { createRateLimiter } from '../../../src/internal/pipeline/rate-limiter.j
 
 // The 429 path and the waiting line of one client's pacer, to the millisecond, on a fake clock. The
 // bucket refills a unit per ms and holds 2,000; the level a fleet keeps is 800 (a bulk request per
-// step, two fifths of it), and a window 800 ms. The client is in a fleet (it has seen others draw, so it keeps the level), its share
-// the whole refill, and a report of `LEVEL + n` left, to a request sent after the latest report was
-// read (mark 600), gives it `n` units to send, less what it has in flight.
+// step, two fifths of it), and a window 800 ms. The client is in a fleet (it has seen others draw, so
+// it keeps the level), its share the whole refill, and a report of `LEVEL + n` left, to a request
+// sent after the latest report was read (mark 600), gives it `n` units to send, less what it has in
+// flight.
 
 const START = Date.parse('2026-03-01T12:00:00.000Z')
 const POLICY = '1000;w=1;burst=2000;comment="token bucket";category="trigger";cost="bulk";serviceLevel="pro"'

@@ -239,7 +239,7 @@ export function streamChunks(
   let firstChunk: Promise<unknown> | undefined
   /**
    * The chunk's events that pass, in one bulk request or, where bulk requests are too coarse for
-   * the client to pace on the server's bucket (a bucket that holds only a few of them), as single
+   * the client to pace on the server's bucket (one whose two fifths hold fewer than eight), as single
    * triggers. The chunk's key goes with its first request in either form, and the server holds a
    * key to the body it first came with: a 422 for a key reused with another body means that an
    * earlier call sent the chunk in the other form, which is then taken (its requests replay). A

@@ -89,11 +89,11 @@ export function createRateLimiter(): Pacer {
   const line: { cost: number; go: (mark: number) => void }[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  /** The level a fleet of bulk requests keeps: one per step, `LEVEL_KEPT` of the bucket at most. */
+  /** The level of bulk requests, one per step at most; where they are too coarse, singles keep less. */
   const bulkLevel = () => Math.min(LEVEL_KEPT * capacity, BULK_UNITS / STEP)
-  /** Where they are too coarse, a fleet of singles keeps half of it, a blind one and two steps at least. */
+  const tooCoarse = (cost: number) => bulkLevel() < cost / STEP
   const fleetLevel = (bulk = bulkLevel()) =>
-    bulk < BULK_UNITS / STEP ? Math.min(bulk, Math.max(bulk / 2, BULK_UNITS / (1 - 2 * STEP))) : bulk
+    tooCoarse(BULK_UNITS) ? Math.min(bulk, Math.max(bulk / 2, BULK_UNITS / (1 - 2 * STEP))) : bulk
   /** A newcomer keeps the level; a client whose decisions have seen no other draw keeps none. */
   const levelKept = () => (joining || othersSeen ? fleetLevel() : 0)
   /** A window, in ms: the time the refill takes to restore the bulk level, in singles too. */
@@ -259,6 +259,6 @@ export function createRateLimiter(): Pacer {
       if (response !== undefined) read(mark, response)
       if (line.length > 0) release()
     },
-    coarse: (cost) => (capacity ? bulkLevel() < cost / STEP : answered ? false : undefined),
+    coarse: (cost) => (capacity ? tooCoarse(cost) : answered ? false : undefined),
   }
 }

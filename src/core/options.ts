@@ -204,7 +204,7 @@ export interface ClientOptions {
    * equal step, so that clients that never talk converge to equal shares. A new instance sends one
    * bulk request before it knows the bucket. The service's plans allow 60 (free), 240 (pro), 600
    * (business) and 6,000 (enterprise) trigger events a second, with a bucket of 5.5 s of that; on
-   * free, fleets of more than 2 instances sending bulk requests overdraw it.
+   * free and pro it holds too few bulk requests to share, so bulk sends go one event at a time.
    * `'off'`: send at once, and let each 429 be retried on its own. A `RateLimiter` object: your own,
    * shared through a store, in place of this pacing.
    * @example `new NotificationClient({ rateLimit: 'off' })`
